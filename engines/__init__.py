@@ -1,0 +1,20 @@
+"""Stolik's game engines and their registry.
+
+Every game is a package `engines/<id>/` exposing `ENGINE`, an instance of `engines.core.Engine`.
+Games are registered by the explicit import list below (no directory scanning), so a newcomer
+sees every game in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import Engine
+from engines.incan_gold import ENGINE as INCAN_GOLD
+
+REGISTRY: dict[str, Engine[Any, Any]] = {engine.spec.id: engine for engine in (INCAN_GOLD,)}
+
+
+def get_engine(game_id: str) -> Engine[Any, Any]:
+    """The engine registered under `game_id`; KeyError if there is none."""
+    return REGISTRY[game_id]

@@ -1,0 +1,345 @@
+"""The engine contract shared by every Stolik game (see shared/design.md, "Engine contract").
+
+An engine is a pure, deterministic rules object: no I/O, no clock, no global randomness.
+The server only ever talks to a game through the `Engine` interface defined here, so adding a
+game means writing one subclass and listing it in `engines/__init__.py`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+Seat = int
+"""A seat number, 0-based, in clockwise order around the table."""
+
+JSON = dict[str, Any]
+
+
+# --------------------------------------------------------------------------------------------
+# Errors: one small family, each with a stable `code` and a message a player understands.
+
+
+class GameError(Exception):
+    """Base of every refusal an engine can give; the state is left unchanged."""
+
+    code: ClassVar[str] = "game_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class MalformedAction(GameError):
+    """The action could not be parsed into one of the game's action models."""
+
+    code = "malformed_action"
+
+
+class IllegalAction(GameError):
+    """The action is well-formed but not allowed now; the message names the rule."""
+
+    code = "illegal_action"
+
+
+class NotYourTurn(GameError):
+    """The seat is not among `to_act(state)`."""
+
+    code = "not_your_turn"
+
+
+class GameOver(GameError):
+    """The game has ended; no more actions are accepted."""
+
+    code = "game_over"
+
+
+# --------------------------------------------------------------------------------------------
+# Randomness as data.
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng(BaseModel):
+    """A tiny deterministic PRNG (SplitMix64) whose whole state is one integer.
+
+    It lives inside a game state, so dumping the state saves the RNG position and
+    `setup(seed)` plus the action list replays a game exactly.
+    """
+
+    model_config = ConfigDict(frozen=False)
+
+    state: int = 0
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        """Start a generator from any integer seed."""
+        return cls(state=seed & _MASK64)
+
+    def next_u64(self) -> int:
+        """Advance and return the next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in [0, n) without modulo bias."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle a list in place (Fisher–Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: list[T]) -> list[T]:
+        """Return a shuffled copy of a list."""
+        out = list(items)
+        self.shuffle(out)
+        return out
+
+    def choice(self, items: list[T]) -> T:
+        """One element, uniformly."""
+        return items[self.randbelow(len(items))]
+
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------------------------
+# Events: what happened, with its audience. `events_for` is the one place the log is redacted.
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the game log.
+
+    `text` may name seats as `{p0}`, `{p1}`, …; the server fills in display names.
+    `seats=None` means every seat; otherwise only the listed seats see it.
+    `spectators` says whether spectators see it (only meaningful with `seats=None`
+    or when the text is the public half of a private/public pair).
+    """
+
+    text: str
+    seats: frozenset[Seat] | None = None
+    spectators: bool = True
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether `seat` (None = spectator) may read this event."""
+        if seat is None:
+            return self.spectators
+        return self.seats is None or seat in self.seats
+
+    def to_json(self) -> JSON:
+        """Plain-JSON form, used to store events with the move."""
+        return {
+            "text": self.text,
+            "seats": None if self.seats is None else sorted(self.seats),
+            "spectators": self.spectators,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Event:
+        """Inverse of `to_json`."""
+        seats = data.get("seats")
+        return cls(
+            text=str(data["text"]),
+            seats=None if seats is None else frozenset(int(s) for s in seats),
+            spectators=bool(data.get("spectators", True)),
+        )
+
+    @classmethod
+    def public(cls, text: str) -> Event:
+        """Seen by everyone, spectators included."""
+        return cls(text)
+
+    @classmethod
+    def private(cls, seat: Seat, text: str) -> Event:
+        """Seen by one seat only."""
+        return cls(text, seats=frozenset({seat}), spectators=False)
+
+    @classmethod
+    def others(cls, seat: Seat, num_players: int, text: str) -> Event:
+        """Seen by every seat but `seat`, and by spectators (the public half of a secret)."""
+        return cls(text, seats=frozenset(range(num_players)) - {seat}, spectators=True)
+
+    @classmethod
+    def players_only(cls, text: str) -> Event:
+        """Seen by every seat, hidden from spectators."""
+        return cls(text, seats=None, spectators=False)
+
+
+def who(seat: Seat) -> str:
+    """The placeholder that names a seat in an event text (the server fills in the name)."""
+    return f"{{p{seat}}}"
+
+
+def events_for(events: list[Event], seat: Seat | None) -> list[str]:
+    """The texts of the events `seat` (None = spectator) may read, in order."""
+    return [e.text for e in events if e.visible_to(seat)]
+
+
+# --------------------------------------------------------------------------------------------
+# Metadata, results.
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static metadata of a game."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: type[BaseModel]
+    hidden_information: bool
+    simultaneous: bool
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: scores per seat, ranks (1 = best, ties share), winners, reason."""
+
+    scores: dict[Seat, int]
+    ranks: dict[Seat, int]
+    winners: frozenset[Seat]
+    reason: str
+    details: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        """Plain-JSON form for storage and views."""
+        return {
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "ranks": {str(k): v for k, v in self.ranks.items()},
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+            "details": self.details,
+        }
+
+
+def rank_by(keys: Mapping[Seat, tuple[int, ...]]) -> dict[Seat, int]:
+    """Competition ranks (1, 2, 2, 4) from sort keys where bigger is better."""
+    ordered = sorted(keys.values(), reverse=True)
+    return {seat: 1 + ordered.index(key) for seat, key in keys.items()}
+
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """What `apply` returns: the new state and the events it produced."""
+
+    state: S
+    events: list[Event]
+
+
+# --------------------------------------------------------------------------------------------
+# The engine interface.
+
+
+class Engine(abc.ABC, Generic[S, A]):
+    """One game's rules. Subclasses are stateless; all game data is in the state `S`.
+
+    `S` is a pydantic model (so it dumps to JSON and loads back exactly) and `A` is the
+    game's action type (usually a discriminated union of pydantic models; `action_adapter`
+    parses it).
+    """
+
+    spec: ClassVar[GameSpec]
+    state_type: ClassVar[type[BaseModel]]
+    action_adapter: ClassVar[TypeAdapter[Any]]
+
+    # ---- the game --------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def setup(self, num_players: int, options: BaseModel, seed: int) -> S:
+        """A new game for `num_players` seats with validated options."""
+
+    @abc.abstractmethod
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """Seats that must act now (several for simultaneous choices; empty when over)."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> list[A]:
+        """Every legal action of `seat` now, in a deterministic order."""
+
+    @abc.abstractmethod
+    def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
+        """Validate and apply; never mutates `state`; raises a `GameError` when refused."""
+
+    @abc.abstractmethod
+    def view(self, state: S, seat: Seat | None) -> JSON:
+        """What `seat` may see (None = spectator), JSON-serialisable. The only way out."""
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The final result, or None while the game goes on."""
+
+    @abc.abstractmethod
+    def determinize(self, state: S, seat: Seat | None, rng: Rng) -> S:
+        """A full state consistent with what `seat` sees, hidden parts re-dealt at random."""
+
+    @abc.abstractmethod
+    def action_text(self, action: A) -> str:
+        """Short canonical text form of an action (logs, tests, bug reports)."""
+
+    # ---- shared helpers (concrete) -----------------------------------------------------------
+
+    def parse_options(self, raw: JSON | None) -> BaseModel:
+        """Validate options; raise `MalformedAction` with a readable message if invalid."""
+        try:
+            return self.spec.options.model_validate(raw or {})
+        except ValidationError as exc:
+            raise MalformedAction(f"Invalid options: {_first_error(exc)}") from exc
+
+    def parse_action(self, raw: Any) -> A:
+        """Parse a JSON action into the game's action model, or raise `MalformedAction`."""
+        try:
+            action: A = self.action_adapter.validate_python(raw)
+        except ValidationError as exc:
+            raise MalformedAction(f"Unknown or malformed action: {_first_error(exc)}") from exc
+        return action
+
+    def dump_action(self, action: A) -> JSON:
+        """The JSON form of an action (inverse of `parse_action`)."""
+        data: JSON = action.model_dump(mode="json")
+        return data
+
+    def dump(self, state: S) -> JSON:
+        """The JSON form of a state."""
+        data: JSON = state.model_dump(mode="json")
+        return data
+
+    def load(self, data: JSON) -> S:
+        """Inverse of `dump`: `load(dump(s)) == s`."""
+        state: S = self.state_type.model_validate(data)  # type: ignore[assignment]
+        return state
+
+    def check_turn(self, state: S, seat: Seat) -> None:
+        """Raise `GameOver` or `NotYourTurn` unless `seat` may act now."""
+        if self.outcome(state) is not None:
+            raise GameOver("The game is over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("It is not your turn.")
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err['msg']}" if where else str(err["msg"])

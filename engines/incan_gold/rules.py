@@ -1,0 +1,485 @@
+"""Incan Gold (Diamant with artifacts): the rules engine.
+
+Rule source: shared/rules/incan-gold.md, which restates the seed rulebook
+shared/seeds/002_ee6d8db4aa4c917a.txt. Where they differ the seed wins (see `reveal_opening`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engines.core import (
+    JSON,
+    Engine,
+    Event,
+    GameSpec,
+    IllegalAction,
+    Outcome,
+    Rng,
+    Seat,
+    Step,
+    rank_by,
+    who,
+)
+from engines.incan_gold.cards import (
+    ARTIFACT_VALUES,
+    ARTIFACTS,
+    CARDS,
+    HAZARDS,
+    ROUNDS,
+    TREASURES,
+    Card,
+)
+
+Choice = Literal["torch", "camp"]
+
+
+class Options(BaseModel):
+    """Table options: `artifacts` off plays the original Diamant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    artifacts: bool = Field(default=True, description="Play with the five artifact cards")
+
+
+class Torch(BaseModel):
+    """Go deeper into the temple."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["torch"] = "torch"
+
+
+class Camp(BaseModel):
+    """Go back to camp with the round haul."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["camp"] = "camp"
+
+
+Action = Annotated[Torch | Camp, Field(discriminator="type")]
+
+
+class PathCard(BaseModel):
+    """A revealed card on the temple path and the gems left lying on it."""
+
+    card: int
+    remainder: int = 0
+
+
+class Player(BaseModel):
+    """One explorer."""
+
+    in_temple: bool = True
+    haul: int = 0
+    tent: int = 0
+    artifacts: list[int] = Field(default_factory=list)
+    """Values of the artifacts carried out, in order (5 or 10 each)."""
+    artifact_names: list[str] = Field(default_factory=list)
+    choice: Choice | None = None
+    """The pending, still secret choice of this decision."""
+    last_choice: Choice | None = None
+    """The choice revealed at the last decision (public)."""
+
+
+class RoundSummary(BaseModel):
+    """How a finished round ended, for the log and the screen."""
+
+    round: int
+    ended_by: Literal["flight", "all_left", "deck_empty"]
+    hazard: str = ""
+
+
+class State(BaseModel):
+    """The full state of an Incan Gold game."""
+
+    num_players: int
+    artifacts_variant: bool
+    rng: Rng
+    round: int = 1
+    start_player: int = 0
+    players: list[Player]
+    deck: list[int] = Field(default_factory=list)
+    """The adventure deck of the current round, top first. Secret order."""
+    future_artifacts: list[int] = Field(default_factory=list)
+    """Artifacts assigned to the coming rounds, next first. Secret."""
+    unrevealed_artifacts: list[int] = Field(default_factory=list)
+    """Artifacts of earlier rounds that were never revealed (they go back into the deck)."""
+    round_artifact: int | None = None
+    path: list[PathCard] = Field(default_factory=list)
+    removed_hazards: list[int] = Field(default_factory=list)
+    removed_artifacts: list[int] = Field(default_factory=list)
+    artifacts_carried: int = 0
+    rounds: list[RoundSummary] = Field(default_factory=list)
+    over: bool = False
+
+
+# ---- small named rules ------------------------------------------------------------------------
+
+
+def card(card_id: int) -> Card:
+    """The card data for an id."""
+    return CARDS[card_id]
+
+
+def explorers(state: State) -> list[Seat]:
+    """Seats still in the temple."""
+    return [s for s, p in enumerate(state.players) if p.in_temple]
+
+
+def split(value: int, among: int) -> tuple[int, int]:
+    """Each share and the remainder when `value` gems are split among `among` players."""
+    return value // among, value % among
+
+
+def is_duplicate_hazard(state: State, card_id: int) -> bool:
+    """Whether a hazard of this kind already lies on the path (which makes everyone flee)."""
+    kind = card(card_id).hazard
+    return any(card(pc.card).hazard == kind for pc in state.path[:-1] if card(pc.card).hazard)
+
+
+def artifact_value(carried_before: int) -> int:
+    """Value of the next artifact carried out, given how many were carried before."""
+    return ARTIFACT_VALUES[min(carried_before, len(ARTIFACT_VALUES) - 1)]
+
+
+def score(player: Player) -> int:
+    """Tent total plus artifact values."""
+    return player.tent + sum(player.artifacts)
+
+
+def deck_for_round(state: State) -> list[int]:
+    """Treasures, hazards not removed, earlier unrevealed artifacts and this round's artifact."""
+    deck = list(TREASURES) + [h for h in HAZARDS if h not in state.removed_hazards]
+    deck += state.unrevealed_artifacts
+    if state.round_artifact is not None:
+        deck.append(state.round_artifact)
+    return deck
+
+
+# ---- the engine -------------------------------------------------------------------------------
+
+
+class IncanGold(Engine[State, Any]):
+    """Incan Gold for 3–8 players, with or without artifacts."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="incan_gold",
+        title="Incan Gold",
+        min_players=3,
+        max_players=8,
+        options=Options,
+        hidden_information=True,
+        simultaneous=True,
+        summary="Push your luck through a temple: torch to go deeper, camp to keep your gems.",
+    )
+    state_type: ClassVar[type[BaseModel]] = State
+    action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
+
+    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+        """Five artifacts assigned to the rounds, a random start player, round 1 under way."""
+        opts = Options.model_validate(options.model_dump())
+        if not self.spec.min_players <= num_players <= self.spec.max_players:
+            raise IllegalAction(f"Incan Gold needs 3 to 8 players, not {num_players}.")
+        rng = Rng.from_seed(seed)
+        state = State(
+            num_players=num_players,
+            artifacts_variant=opts.artifacts,
+            rng=rng,
+            players=[Player() for _ in range(num_players)],
+        )
+        if opts.artifacts:
+            state.future_artifacts = rng.shuffled(list(ARTIFACTS))
+        state.start_player = rng.randbelow(num_players)
+        start_round(state, [])
+        return state
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """Everyone in the temple who has not chosen yet."""
+        if state.over:
+            return frozenset()
+        return frozenset(s for s, p in enumerate(state.players) if p.in_temple and not p.choice)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Any]:
+        """Torch or camp for a seat that still has to choose."""
+        if seat not in self.to_act(state):
+            return []
+        return [Torch(), Camp()]
+
+    def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
+        """Record a secret choice; when the last one is in, reveal and play on."""
+        self.check_turn(state, seat)
+        if not isinstance(action, Torch | Camp):
+            raise IllegalAction("Choose torch or camp.")
+        new = state.model_copy(deep=True)
+        new.players[seat].choice = action.type
+        events = [
+            Event.private(seat, f"You chose {action.type}."),
+            Event.others(seat, new.num_players, f"{who(seat)} has chosen."),
+        ]
+        if not self.to_act(new):
+            resolve_decision(new, events)
+        return Step(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> JSON:
+        """The temple as `seat` sees it: tents and pending choices of others hidden."""
+        over = state.over
+        players = []
+        for s, p in enumerate(state.players):
+            mine = seat == s
+            players.append(
+                {
+                    "seat": s,
+                    "in_temple": p.in_temple,
+                    "haul": p.haul,
+                    "artifacts": list(p.artifacts),
+                    "artifact_names": list(p.artifact_names),
+                    "has_chosen": p.choice is not None,
+                    "choice": p.choice if mine else None,
+                    "last_choice": p.last_choice,
+                    "tent": p.tent if (mine or over) else None,
+                    "score": score(p) if over else None,
+                }
+            )
+        outcome = self.outcome(state)
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "round": state.round,
+            "rounds": ROUNDS,
+            "over": over,
+            "start_player": state.start_player,
+            "to_act": sorted(self.to_act(state)),
+            "path": [path_card_view(pc) for pc in state.path],
+            "deck_size": len(state.deck),
+            "round_artifact": (
+                card(state.round_artifact).name if state.round_artifact is not None else None
+            ),
+            "artifacts_variant": state.artifacts_variant,
+            "artifacts_carried": state.artifacts_carried,
+            "next_artifact_value": artifact_value(state.artifacts_carried),
+            "removed_hazards": [card(h).hazard for h in state.removed_hazards],
+            "removed_artifacts": [card(a).name for a in state.removed_artifacts],
+            "hazards_on_path": sorted(
+                {card(pc.card).hazard for pc in state.path if card(pc.card).hazard}
+            ),
+            "gems_on_path": sum(pc.remainder for pc in state.path),
+            "players": players,
+            "rounds_played": [r.model_dump() for r in state.rounds],
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores after round 5; ties broken by artifacts, then a shared win."""
+        if not state.over:
+            return None
+        scores = {s: score(p) for s, p in enumerate(state.players)}
+        keys = {s: (scores[s], len(p.artifacts)) for s, p in enumerate(state.players)}
+        ranks = rank_by(keys)
+        winners = frozenset(s for s, r in ranks.items() if r == 1)
+        reason = "highest score" if len(winners) == 1 else "shared win (tied score and artifacts)"
+        return Outcome(scores, ranks, winners, reason)
+
+    def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
+        """Re-shuffle the deck and future artifacts; invent others' tents and pending choices."""
+        new = state.model_copy(deep=True)
+        rng.shuffle(new.deck)
+        rng.shuffle(new.future_artifacts)
+        if new.over:
+            return new
+        for s, p in enumerate(new.players):
+            if s == seat:
+                continue
+            p.tent = rng.randbelow(200)
+            if p.choice is not None:
+                p.choice = "torch" if rng.randbelow(2) else "camp"
+        return new
+
+    def action_text(self, action: Any) -> str:
+        """`torch` or `camp`."""
+        return str(action.type)
+
+
+def path_card_view(pc: PathCard) -> JSON:
+    """A path card as the screen shows it."""
+    c = card(pc.card)
+    return {
+        "kind": c.kind,
+        "value": c.value,
+        "hazard": c.hazard,
+        "name": c.name,
+        "remainder": pc.remainder,
+    }
+
+
+# ---- the flow of a round (mutating helpers, always called on a fresh copy) ---------------------
+
+
+def start_round(state: State, events: list[Event]) -> None:
+    """Show this round's artifact, build and shuffle the deck, reveal the opening card."""
+    state.path = []
+    for p in state.players:
+        p.in_temple, p.haul, p.choice, p.last_choice = True, 0, None, None
+    state.round_artifact = state.future_artifacts.pop(0) if state.future_artifacts else None
+    state.deck = state.rng.shuffled(deck_for_round(state))
+    events.append(Event.public(f"Round {state.round} begins; {who(state.start_player)} leads."))
+    if state.round_artifact is not None:
+        name = card(state.round_artifact).name
+        events.append(Event.public(f"This round's artifact, the {name}, joins the deck."))
+    reveal_opening(state, events)
+
+
+def reveal_opening(state: State, events: list[Event]) -> None:
+    """Reveal the first card with no decision before it.
+
+    The seed adds: if that first card is a hazard, the next one is revealed at once too, since
+    nobody has anything to lose yet (the spec only mentions the first card; the seed wins).
+    """
+    reveal_next(state, events)
+    if len(state.path) == 1 and card(state.path[0].card).kind == "hazard" and state.deck:
+        events.append(Event.public("Nobody has anything to lose yet: the next card is revealed."))
+        reveal_next(state, events)
+
+
+def reveal_next(state: State, events: list[Event]) -> bool:
+    """Reveal the top card onto the path; True if the round ended by flight."""
+    c = card(state.deck.pop(0))
+    pc = PathCard(card=c.id)
+    state.path.append(pc)
+    inside = explorers(state)
+    if c.kind == "treasure":
+        share, rest = split(c.value, len(inside))
+        for s in inside:
+            state.players[s].haul += share
+        pc.remainder = rest
+        events.append(
+            Event.public(
+                f"Treasure {c.value}: {share} each to {len(inside)} explorer(s), "
+                f"{rest} left on the card."
+            )
+        )
+        return False
+    if c.kind == "artifact":
+        events.append(Event.public(f"An artifact, the {c.name}, lies on the path."))
+        return False
+    if is_duplicate_hazard(state, c.id):
+        events.append(
+            Event.public(f"A second {c.hazard} card: everyone inside flees empty-handed!")
+        )
+        flee(state, c, events)
+        return True
+    events.append(Event.public(f"Hazard: {c.hazard}. Nothing happens, yet."))
+    return False
+
+
+def flee(state: State, hazard: Card, events: list[Event]) -> None:
+    """Everyone inside loses the round haul; the duplicate hazard and path artifacts go."""
+    for s in explorers(state):
+        p = state.players[s]
+        p.haul, p.in_temple = 0, False
+    state.removed_hazards.append(hazard.id)
+    lost = [pc.card for pc in state.path if card(pc.card).kind == "artifact"]
+    state.removed_artifacts += lost
+    state.path = [pc for pc in state.path if pc.card not in lost]
+    end_round(
+        state, events, RoundSummary(round=state.round, ended_by="flight", hazard=hazard.hazard)
+    )
+
+
+def resolve_decision(state: State, events: list[Event]) -> None:
+    """Reveal every choice, send the leavers home, then reveal on or end the round."""
+    inside = explorers(state)
+    leavers = [s for s in inside if state.players[s].choice == "camp"]
+    for s in inside:
+        p = state.players[s]
+        p.last_choice, p.choice = p.choice, None
+    stayers = [s for s in inside if s not in leavers]
+    if leavers:
+        events.append(Event.public("Back to camp: " + ", ".join(who(s) for s in leavers) + "."))
+    if stayers:
+        events.append(Event.public("Deeper in: " + ", ".join(who(s) for s in stayers) + "."))
+    if leavers:
+        leave(state, leavers, events)
+    if not explorers(state):
+        end_round(state, events, RoundSummary(round=state.round, ended_by="all_left"))
+        return
+    if not state.deck:
+        return_everyone(state, events, "deck_empty")
+        return
+    reveal_next(state, events)
+
+
+def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
+    """Leavers share the path's gems, a lone leaver takes the artifacts, all bank their haul."""
+    total = sum(pc.remainder for pc in state.path)
+    share, rest = split(total, len(leavers))
+    if total:
+        # What cannot be divided stays on the path; keep it on the first cards that had gems.
+        for pc in state.path:
+            pc.remainder = 0
+        for pc in state.path:
+            if rest == 0:
+                break
+            if card(pc.card).kind == "treasure":
+                pc.remainder = rest
+                rest = 0
+        if rest:  # pragma: no cover - a remainder always comes from a treasure card
+            state.path[0].remainder = rest
+    if len(leavers) == 1:
+        take_artifacts(state, leavers[0], events)
+    for s in leavers:
+        p = state.players[s]
+        gained = p.haul + share
+        p.tent += gained
+        p.haul = 0
+        p.in_temple = False
+        events.append(Event.private(s, f"You put {gained} gems into your tent."))
+        if share:
+            events.append(Event.public(f"{who(s)} picks up {share} gems from the path."))
+
+
+def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:
+    """A single leaver carries out every artifact on the path, valued in carried order."""
+    p = state.players[seat]
+    keep: list[PathCard] = []
+    for pc in state.path:
+        c = card(pc.card)
+        if c.kind != "artifact":
+            keep.append(pc)
+            continue
+        value = artifact_value(state.artifacts_carried)
+        state.artifacts_carried += 1
+        p.artifacts.append(value)
+        p.artifact_names.append(c.name)
+        events.append(Event.public(f"{who(seat)} carries out the {c.name} (worth {value})."))
+    state.path = keep
+
+
+def return_everyone(state: State, events: list[Event], ended_by: Literal["deck_empty"]) -> None:
+    """Defensive rule: the deck ran out, everyone still inside returns safely."""
+    inside = explorers(state)
+    if inside:
+        events.append(Event.public("The deck is empty: everyone inside returns safely."))
+        leave(state, inside, events)
+    end_round(state, events, RoundSummary(round=state.round, ended_by=ended_by))
+
+
+def end_round(state: State, events: list[Event], summary: RoundSummary) -> None:
+    """Drop revealed artifacts, keep unrevealed ones, pass the lead, start the next round."""
+    state.rounds.append(summary)
+    on_path = [pc.card for pc in state.path if card(pc.card).kind == "artifact"]
+    state.removed_artifacts += on_path
+    state.unrevealed_artifacts = [a for a in state.deck if card(a).kind == "artifact"]
+    state.deck = []
+    for p in state.players:
+        p.choice = None
+    events.append(Event.public(f"Round {state.round} is over."))
+    if state.round >= ROUNDS:
+        state.over = True
+        state.path = []
+        events.append(Event.public("The game is over; the tents are opened."))
+        return
+    state.round += 1
+    state.start_player = (state.start_player + 1) % state.num_players
+    start_round(state, events)

@@ -1,0 +1,159 @@
+"""The invariants every engine must hold (shared/design.md, "Invariants that tests must hold").
+
+These functions are engine-agnostic; `test_invariants.py` runs them over every registered
+engine, and each engine's own tests may call them with special positions.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engines.core import Engine, GameError, GameOver, MalformedAction, NotYourTurn, Rng, Seat
+
+AnyEngine = Engine[Any, Any]
+
+
+def canonical(data: Any) -> str:
+    """A stable JSON text, used to compare views and states."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def play_random(
+    engine: AnyEngine,
+    num_players: int,
+    seed: int,
+    *,
+    options: dict[str, Any] | None = None,
+    max_steps: int = 5000,
+    check_every_step: bool = True,
+) -> tuple[Any, list[tuple[Seat, Any]]]:
+    """Play a seeded random game to the end, checking the invariants at every step.
+
+    Returns the final state and the (seat, action) list. Fails the test if the game does not
+    end within `max_steps`.
+    """
+    opts = engine.parse_options(options or {})
+    state = engine.setup(num_players, opts, seed)
+    rng = Rng.from_seed(seed * 7919 + num_players)
+    history: list[tuple[Seat, Any]] = []
+    for _ in range(max_steps):
+        if check_every_step:
+            check_state_invariants(engine, state, num_players, rng)
+        if engine.outcome(state) is not None:
+            assert engine.to_act(state) == frozenset()
+            return state, history
+        acting = sorted(engine.to_act(state))
+        assert acting, "a game that is not over must have someone to act"
+        seat = rng.choice(acting)
+        actions = engine.legal_actions(state, seat)
+        assert actions, f"seat {seat} must act but has no legal action"
+        action = rng.choice(actions)
+        before = canonical(engine.dump(state))
+        step = engine.apply(state, seat, action)
+        assert canonical(engine.dump(state)) == before, "apply mutated its input"
+        history.append((seat, action))
+        state = step.state
+    pytest.fail(f"{engine.spec.id}: game with {num_players} players, seed {seed} did not end")
+
+
+def check_state_invariants(engine: AnyEngine, state: Any, num_players: int, rng: Rng) -> None:
+    """Round trip, no leaks, and refusals that change nothing, at one state."""
+    dumped = engine.dump(state)
+    assert engine.load(json.loads(json.dumps(dumped))) == state, "load(dump(s)) != s"
+    before = canonical(dumped)
+
+    for seat in [*range(num_players), None]:
+        view = engine.view(state, seat)
+        json.dumps(view)  # must be JSON-serialisable
+        # No leaks: re-deal what `seat` cannot see; its view must not change.
+        for _ in range(2):
+            other = engine.determinize(state, seat, rng)
+            assert canonical(engine.view(other, seat)) == canonical(view), (
+                f"view for seat {seat} depends on hidden information"
+            )
+        assert canonical(engine.dump(state)) == before, "determinize mutated its input"
+
+    over = engine.outcome(state) is not None
+    acting = engine.to_act(state)
+    # A seat that is not to act is refused with NotYourTurn (or GameOver), nothing changes.
+    for seat in range(num_players):
+        if seat in acting:
+            continue
+        donors = sorted(acting)
+        if not donors:
+            sample = None
+        else:
+            legal = engine.legal_actions(state, donors[0])
+            sample = legal[0] if legal else None
+        if sample is None:
+            continue
+        with pytest.raises(GameOver if over else NotYourTurn):
+            engine.apply(state, seat, sample)
+        assert canonical(engine.dump(state)) == before
+    # Malformed input is refused at parse time.
+    with pytest.raises(MalformedAction):
+        engine.parse_action({"type": "__no_such_action__"})
+    # Every legal action applies (bounded sample) and round-trips through JSON.
+    for seat in sorted(acting):
+        for action in engine.legal_actions(state, seat)[:12]:
+            assert engine.parse_action(engine.dump_action(action)) == action
+            try:
+                engine.apply(state, seat, action)
+            except GameError as exc:  # pragma: no cover - a failure message is the point
+                pytest.fail(f"legal action {engine.action_text(action)} refused: {exc}")
+        assert canonical(engine.dump(state)) == before
+
+
+def replay(
+    engine: AnyEngine,
+    num_players: int,
+    seed: int,
+    options: dict[str, Any] | None,
+    history: list[tuple[Seat, Any]],
+) -> Any:
+    """`setup(seed)` plus the recorded actions, through their JSON forms."""
+    state = engine.setup(num_players, engine.parse_options(options or {}), seed)
+    for seat, action in history:
+        parsed = engine.parse_action(json.loads(json.dumps(engine.dump_action(action))))
+        state = engine.apply(state, seat, parsed).state
+    return state
+
+
+def golden_lines(
+    engine: AnyEngine, num_players: int, seed: int, options: dict[str, Any] | None, max_steps: int
+) -> list[str]:
+    """The golden playthrough of a seeded random game, as text lines.
+
+    Per step: who must act, each acting seat's legal actions, every seat's view and the
+    spectator's, then the action taken.
+    """
+    opts = engine.parse_options(options or {})
+    state = engine.setup(num_players, opts, seed)
+    rng = Rng.from_seed(seed)
+    lines = [
+        f"game {engine.spec.id}",
+        f"players {num_players}",
+        f"seed {seed}",
+        f"options {canonical(opts.model_dump(mode='json'))}",
+    ]
+    for step_no in range(max_steps):
+        acting = sorted(engine.to_act(state))
+        lines.append(f"step {step_no}")
+        lines.append(f"to_act {acting}")
+        for seat in acting:
+            texts = [engine.action_text(a) for a in engine.legal_actions(state, seat)]
+            lines.append(f"legal {seat} {canonical(texts)}")
+        for seat in [*range(num_players), None]:
+            lines.append(f"view {seat} {canonical(engine.view(state, seat))}")
+        if not acting:
+            outcome = engine.outcome(state)
+            lines.append(f"outcome {canonical(outcome.to_json() if outcome else None)}")
+            break
+        seat = rng.choice(acting)
+        action = rng.choice(engine.legal_actions(state, seat))
+        lines.append(f"action {seat} {canonical(engine.dump_action(action))}")
+        state = engine.apply(state, seat, action).state
+    return lines
