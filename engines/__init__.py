@@ -12,7 +12,10 @@ from typing import Any
 from engines.core import Engine
 from engines.incan_gold import ENGINE as INCAN_GOLD
 
-REGISTRY: dict[str, Engine[Any, Any]] = {engine.spec.id: engine for engine in (INCAN_GOLD,)}
+ENGINES: tuple[Engine[Any, Any], ...] = (INCAN_GOLD,)
+"""Every game the server offers, in the order the lobby lists them."""
+
+REGISTRY: dict[str, Engine[Any, Any]] = {engine.spec.id: engine for engine in ENGINES}
 
 
 def get_engine(game_id: str) -> Engine[Any, Any]:
