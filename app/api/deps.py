@@ -1,0 +1,56 @@
+"""Dependencies shared by the routes: settings, database sessions, hubs, the current user."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.config import Settings
+from app.db import repo
+from app.db.models import User
+from app.realtime.hub import Hubs, RoomError
+
+
+def get_settings(request: Request) -> Settings:
+    """The app's settings."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_hubs(request: Request) -> Hubs:
+    """The process's room hubs."""
+    hubs: Hubs = request.app.state.hubs
+    return hubs
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """A database session for one request."""
+    async with request.app.state.sessions() as session:
+        yield session
+
+
+async def get_user(
+    request: Request, session: Annotated[AsyncSession, Depends(get_session)]
+) -> User | None:
+    """The guest behind the signed session cookie, if any."""
+    uid = request.session.get("uid")
+    if not isinstance(uid, int):
+        return None
+    return await repo.get_user(session, uid)
+
+
+async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
+    """The guest, or a 401 asking for a display name first."""
+    if user is None:
+        raise RoomError("no_name", "Choose a display name first.", 401)
+    return user
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+HubsDep = Annotated[Hubs, Depends(get_hubs)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+UserDep = Annotated[User | None, Depends(get_user)]
+RequiredUser = Annotated[User, Depends(require_user)]

@@ -1,0 +1,148 @@
+"""The JSON API: guests, games, tables. Thin handlers over app.tables and the hubs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
+from app.db import repo
+from app.realtime.hub import RoomError, RoomHub
+from app.render import room_info
+from app.tables import create_table
+from engines import ENGINES
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class GuestIn(BaseModel):
+    """A display name."""
+
+    name: str = Field(min_length=1, max_length=24)
+
+
+class TableIn(BaseModel):
+    """A new table."""
+
+    game: str
+    seats: int
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+
+
+async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> RoomHub:
+    """The room's hub if it exists and the user may see it (else a clear error)."""
+    hub: RoomHub | None = await hubs.get(slug)
+    if hub is None:
+        raise RoomError("unknown_room", "There is no table at this address.", 404)
+    if not hub.may_watch(user_id, code):
+        raise RoomError("private_room", "This table is private; you need its invite link.", 403)
+    return hub
+
+
+def clean_name(raw: str) -> str:
+    """Trim and collapse whitespace in a display name; refuse an empty one."""
+    name = " ".join(raw.split())[:24]
+    if not name:
+        raise RoomError("bad_name", "Please enter a display name.", 400)
+    return name
+
+
+@router.post("/guest")
+async def guest(
+    body: GuestIn, request: Request, session: SessionDep, user: UserDep
+) -> dict[str, Any]:
+    """Become (or rename) a guest; the identity is kept in a signed cookie."""
+    name = clean_name(body.name)
+    if user is None:
+        user = await repo.create_user(session, name)
+    else:
+        await repo.rename_user(session, user.id, name)
+    await session.commit()
+    request.session["uid"] = user.id
+    return {"id": user.id, "name": name}
+
+
+@router.get("/games")
+async def games() -> list[dict[str, Any]]:
+    """Every game the server offers, with its options schema."""
+    return [
+        {
+            "id": e.spec.id,
+            "title": e.spec.title,
+            "min_players": e.spec.min_players,
+            "max_players": e.spec.max_players,
+            "options": e.spec.options.model_json_schema(),
+        }
+        for e in ENGINES
+    ]
+
+
+@router.get("/tables")
+async def tables(session: SessionDep, user: UserDep) -> list[dict[str, Any]]:
+    """Public tables (and the caller's own)."""
+    rows = await repo.lobby_rows(session, user.id if user else None)
+    return [row.__dict__ for row in rows]
+
+
+@router.post("/tables", status_code=201)
+async def new_table(
+    body: TableIn, session: SessionDep, user: RequiredUser, hubs: HubsDep
+) -> dict[str, Any]:
+    """Create a table; the creator is its host and sits in seat 0."""
+    room = await create_table(
+        session,
+        host_id=user.id,
+        game_id=body.game,
+        num_seats=body.seats,
+        options=body.options,
+        private=body.private,
+    )
+    await session.commit()
+    hubs.lobby_changed()
+    url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
+    return {"slug": room.slug, "invite_code": room.invite_code, "url": url}
+
+
+@router.get("/tables/{slug}")
+async def table(slug: str, hubs: HubsDep, user: UserDep, code: str | None = None) -> dict[str, Any]:
+    """A table's public facts."""
+    uid = user.id if user else None
+    hub = await hub_for(hubs, slug, uid, code)
+    return room_info(hub, hub.seat_of(uid))
+
+
+@router.post("/tables/{slug}/join")
+async def join(
+    slug: str, hubs: HubsDep, user: RequiredUser, seat: int | None = None, code: str | None = None
+) -> dict[str, Any]:
+    """Take a seat (the first free one unless `seat` is given)."""
+    hub = await hub_for(hubs, slug, user.id, code)
+    taken = await hub.join(user.id, user.name, seat)
+    return {"seat": taken}
+
+
+@router.post("/tables/{slug}/leave")
+async def leave(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """Give up your seat before the start."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.leave(user.id)
+    return {"ok": True}
+
+
+@router.post("/tables/{slug}/start")
+async def start(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """The host starts the game."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.start(user.id)
+    return {"ok": True, "players": hub.num_seats}
+
+
+@router.post("/tables/{slug}/close")
+async def close(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """The host closes a table before it starts."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.close(user.id)
+    return {"ok": True}

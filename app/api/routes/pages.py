@@ -1,0 +1,138 @@
+"""HTML pages: name, lobby, create table, table (the game screen frame)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.api.deps import HubsDep, SessionDep, UserDep
+from app.api.routes.api import clean_name, hub_for
+from app.db import repo
+from app.realtime.hub import RoomError
+from app.render import templates
+from app.tables import create_table, option_fields, options_from_form
+from engines import ENGINES
+
+router = APIRouter(tags=["pages"])
+
+
+def _safe_next(target: str | None) -> str:
+    """Only local paths are followed after choosing a name."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return "/"
+
+
+@router.get("/name", response_class=HTMLResponse)
+async def name_form(request: Request, user: UserDep, next: str = "/") -> Response:
+    """Choose a display name."""
+    return templates.TemplateResponse(
+        request, "name.html", {"user": user, "next": _safe_next(next), "error": None}
+    )
+
+
+@router.post("/name", response_class=HTMLResponse)
+async def name_submit(request: Request, session: SessionDep, user: UserDep) -> Response:
+    """Store the name in the signed cookie and go on."""
+    form = await request.form()
+    target = _safe_next(str(form.get("next", "/")))
+    try:
+        name = clean_name(str(form.get("name", "")))
+    except RoomError as exc:
+        return templates.TemplateResponse(
+            request,
+            "name.html",
+            {"user": user, "next": target, "error": exc.message},
+            status_code=400,
+        )
+    if user is None:
+        user = await repo.create_user(session, name)
+    else:
+        await repo.rename_user(session, user.id, name)
+    await session.commit()
+    request.session["uid"] = user.id
+    return RedirectResponse(target, status_code=303)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, session: SessionDep, user: UserDep) -> Response:
+    """Open tables and the create-table form."""
+    if user is None:
+        return RedirectResponse("/name?next=/", status_code=303)
+    rows = await repo.lobby_rows(session, user.id)
+    games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in ENGINES]
+    return templates.TemplateResponse(
+        request, "lobby.html", {"user": user, "rows": rows, "games": games, "error": None}
+    )
+
+
+@router.post("/tables")
+async def create_from_form(
+    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
+    """The lobby's create-table form."""
+    if user is None:
+        return RedirectResponse("/name?next=/", status_code=303)
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    game_id = form.get("game", "")
+    try:
+        seats = int(form.get("seats", "0"))
+    except ValueError:
+        seats = 0
+    try:
+        options = (
+            options_from_form(game_id, form) if game_id in {e.spec.id for e in ENGINES} else {}
+        )
+        room = await create_table(
+            session,
+            host_id=user.id,
+            game_id=game_id,
+            num_seats=seats,
+            options=options,
+            private=form.get("visibility") == "private",
+        )
+        await session.commit()
+    except RoomError as exc:
+        rows = await repo.lobby_rows(session, user.id)
+        games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in ENGINES]
+        return templates.TemplateResponse(
+            request,
+            "lobby.html",
+            {"user": user, "rows": rows, "games": games, "error": exc.message},
+            status_code=exc.status,
+        )
+    hubs.lobby_changed()
+    url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/t/{slug}", response_class=HTMLResponse)
+async def table_page(
+    request: Request, slug: str, hubs: HubsDep, user: UserDep, code: str | None = None
+) -> Response:
+    """The table: waiting room before the start, then the game screen; spectators read-only."""
+    uid = user.id if user else None
+    try:
+        hub = await hub_for(hubs, slug, uid, code)
+    except RoomError as exc:
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {"user": user, "title": "Table not available", "message": exc.message},
+            status_code=exc.status,
+        )
+    ws_url = f"/ws/t/{slug}" + (f"?code={quote(code)}" if code else "")
+    invite = f"/t/{slug}?code={hub.invite_code}" if hub.private else f"/t/{slug}"
+    ctx: dict[str, Any] = {
+        "user": user,
+        "hub": hub,
+        "ws_url": ws_url,
+        "invite_path": invite,
+        "code": code,
+        "is_host": uid == hub.host_id,
+        "next": quote(str(request.url.path) + (f"?code={code}" if code else "")),
+    }
+    return templates.TemplateResponse(request, "table.html", ctx)

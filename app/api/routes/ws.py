@@ -1,0 +1,168 @@
+"""Websocket endpoints: one per open table page, one for the lobby's live list.
+
+The table socket is a small state machine: accept → attach (full state sent) → read loop
+(act / sync / chat) while a writer task sends what the hub announces → detach.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app import render
+from app.core.config import Settings
+from app.db import repo
+from app.realtime.hub import Connection, Hubs, RoomHub
+from app.realtime.protocol import Act, Chat, ProtocolError, Sync, parse_incoming
+
+router = APIRouter()
+
+
+def _user_id(ws: WebSocket) -> int | None:
+    uid = ws.session.get("uid")
+    return uid if isinstance(uid, int) else None
+
+
+async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: int) -> None:
+    """Accept only to say why, then close."""
+    await ws.accept()
+    if fmt == "json":
+        await ws.send_json(render.error_json(code, message))
+    else:
+        await ws.send_text(render.error_html(code, message))
+    await ws.close(close_code, message[:120])
+
+
+async def _send(ws: WebSocket, conn: Connection, data: Any) -> None:
+    if conn.fmt == "json":
+        await ws.send_json(data)
+    else:
+        await ws.send_text(data)
+
+
+async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings) -> None:
+    """Send what the hub announces; each state is computed for this connection's seat."""
+    json_fmt = conn.fmt == "json"
+    while True:
+        kind, payload = await conn.queue.get()
+        if kind == "error":
+            code, message = payload
+            data: Any = (
+                render.error_json(code, message) if json_fmt else render.error_html(code, message)
+            )
+            await _send(ws, conn, data)
+        elif kind == "state":
+            key = (hub.game.version if hub.game else 0, hub.room_rev)
+            if key == conn.sent_key and payload != "force":
+                continue
+            conn.sent_key = key
+            data = (
+                render.state_json(hub, conn)
+                if json_fmt
+                else render.state_html(hub, conn, settings.log_tail)
+            )
+            await _send(ws, conn, data)
+        elif kind == "presence":
+            data = render.presence_json(hub) if json_fmt else render.presence_html(hub, conn)
+            await _send(ws, conn, data)
+
+
+@router.websocket("/ws/t/{slug}")
+async def table_socket(
+    ws: WebSocket, slug: str, code: str | None = None, format: str = "html"
+) -> None:
+    """The live table: state pushes in, acts and syncs out."""
+    hubs: Hubs = ws.app.state.hubs
+    settings: Settings = ws.app.state.settings
+    fmt = "json" if format == "json" else "html"
+    uid = _user_id(ws)
+    hub = await hubs.get(slug)
+    if hub is None:
+        await _refuse(ws, fmt, "unknown_room", "There is no table at this address.", 4404)
+        return
+    if not hub.may_watch(uid, code):
+        await _refuse(ws, fmt, "private_room", "This table is private; use its invite link.", 4403)
+        return
+    await ws.accept()
+    conn = Connection(user_id=uid, fmt=fmt)
+    hub.attach(conn)
+    writer = asyncio.create_task(_writer(ws, hub, conn, settings))
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            await _handle(hub, conn, uid, raw, settings)
+            if writer.done():
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _handle(
+    hub: RoomHub, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
+) -> None:
+    """One client frame; every refusal becomes an error message and changes nothing."""
+    try:
+        msg = parse_incoming(raw, settings.max_message_bytes)
+        if isinstance(msg, Act):
+            await hub.act(uid, msg)
+        elif isinstance(msg, Sync):
+            conn.log_version = -1
+            conn.notify("state", "force")
+        elif isinstance(msg, Chat):
+            raise ProtocolError("chat_unavailable", "Table chat is not available yet.")
+    except ProtocolError as exc:
+        conn.notify("error", (exc.code, exc.message))
+        if exc.code in ("stale", "conflict"):
+            conn.log_version = -1
+            conn.notify("state", "force")
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket, format: str = "html") -> None:
+    """The lobby's table list, pushed again whenever a table changes."""
+    hubs: Hubs = ws.app.state.hubs
+    uid = _user_id(ws)
+    await ws.accept()
+    conn = Connection(user_id=uid, fmt="json" if format == "json" else "html")
+    hubs.lobby.add(conn)
+    conn.notify("lobby")
+
+    async def push() -> None:
+        while True:
+            await conn.queue.get()
+            await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            async with ws.app.state.sessions() as session:
+                rows = await repo.lobby_rows(session, uid)
+            if conn.fmt == "json":
+                await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
+            else:
+                await ws.send_text(render.lobby_html(rows))
+
+    pusher = asyncio.create_task(push())
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect" or pusher.done():
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hubs.lobby.discard(conn)
+        pusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pusher

@@ -1,0 +1,58 @@
+"""Server settings, read from the environment (prefix-free names, e.g. DATABASE_URL)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class Settings(BaseSettings):
+    """Everything an operator may configure. The defaults run the embedded setup."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    data_dir: Path = Field(default=ROOT / "data", description="SQLite file and the secret key")
+    database_url: str = Field(
+        default="",
+        description="SQLAlchemy async URL; empty means a SQLite file in data_dir",
+    )
+    secret_key: str = Field(default="", description="Cookie signing key; empty: kept in data_dir")
+    auto_migrate: bool = Field(default=True, description="Run `alembic upgrade head` at startup")
+    max_message_bytes: int = Field(default=4096, description="Largest websocket message accepted")
+    max_name_length: int = 24
+    log_tail: int = 200
+    cookie_secure: bool = False
+
+    @cached_property
+    def resolved_database_url(self) -> str:
+        """The database URL, defaulting to the embedded SQLite file."""
+        if self.database_url:
+            url = self.database_url
+            # Accept the plain forms operators usually have and pick the async drivers.
+            if url.startswith("postgres://"):
+                url = "postgresql+asyncpg://" + url.removeprefix("postgres://")
+            elif url.startswith("postgresql://"):
+                url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
+            elif url.startswith("sqlite:///"):
+                url = "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+            return url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{self.data_dir / 'stolik.db'}"
+
+    @cached_property
+    def resolved_secret_key(self) -> str:
+        """The signing key; generated once and kept in data_dir when not configured."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(32))
+            path.chmod(0o600)
+        return path.read_text().strip()

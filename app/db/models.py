@@ -1,0 +1,99 @@
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves.
+
+Table models only; the pydantic shapes the API speaks live in app/schemas.py.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class User(Base):
+    """A guest identity: a display name behind a signed cookie."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Room(Base):
+    """A table in the lobby: which game, options, who hosts, public or private."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    game_id: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    num_seats: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(default=False)
+    invite_code: Mapped[str] = mapped_column(String(32))
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    """open (seating), playing, finished."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    """Who sits where at a room."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("room_id", "seat"),
+        UniqueConstraint("room_id", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+
+
+class Game(Base):
+    """A game in progress or finished: the engine's snapshot at `version`."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), unique=True)
+    engine: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    num_players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Move(Base):
+    """One applied action: version `seq` was reached by it. Events keep their audiences."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

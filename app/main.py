@@ -1,0 +1,63 @@
+"""The Stolik ASGI app: `create_app(settings)` builds it; `app` is the default instance.
+
+Run: `uvicorn app.main:app` (see README). At start it migrates the database (unless
+AUTO_MIGRATE=false), then serves pages, the JSON API and the websockets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.api.routes import api, pages, ws
+from app.core.config import ROOT, Settings
+from app.db.session import make_engine, make_session_factory, upgrade_database
+from app.realtime.hub import Hubs, RoomError
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app for `settings` (defaults: the embedded SQLite setup)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = settings.resolved_database_url
+        if settings.auto_migrate:
+            await upgrade_database(url)
+        engine = make_engine(url)
+        app.state.db = engine
+        app.state.sessions = make_session_factory(engine)
+        app.state.hubs = Hubs(app.state.sessions)
+        yield
+        await engine.dispose()
+
+    app = FastAPI(title="Stolik", lifespan=lifespan)
+    app.state.settings = settings
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.resolved_secret_key,
+        session_cookie="stolik",
+        max_age=365 * 24 * 3600,
+        same_site="lax",
+        https_only=settings.cookie_secure,
+    )
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.include_router(ws.router)
+
+    @app.exception_handler(RoomError)
+    async def room_error(_request: Request, exc: RoomError) -> Response:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+        )
+
+    return app
+
+
+app = create_app()

@@ -1,0 +1,108 @@
+"""The websocket protocol: a closed set of typed messages (design.md, "Realtime protocol").
+
+Client → server: act {version, action}, sync {version}, chat {text}.
+Server → client: state {version, view, log}, error {code, message}, presence {online}.
+
+Browsers send the same messages (HTMX's websocket extension adds a HEADERS field, ignored
+here) and receive HTML fragments instead of JSON; `?format=json` on the socket URL asks for
+JSON, which the tests, the benchmark and future bots use.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+
+class ClientMessage(BaseModel):
+    """Base of every message a client may send."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class Act(ClientMessage):
+    """Play `action` on the game as it was at `version`."""
+
+    type: Literal["act"]
+    version: int = Field(ge=0)
+    action: dict[str, Any]
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _decode_action(cls, value: Any) -> Any:
+        """Browsers may send the action as a JSON string (a form field)."""
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError("action is not valid JSON") from exc
+        return value
+
+
+class Sync(ClientMessage):
+    """Ask for the full current state (after a gap or a reconnect)."""
+
+    type: Literal["sync"]
+    version: int = Field(default=-1, ge=-1)
+
+
+class Chat(ClientMessage):
+    """A line of table chat."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=500)
+
+
+Incoming = Annotated[Act | Sync | Chat, Field(discriminator="type")]
+INCOMING: TypeAdapter[Act | Sync | Chat] = TypeAdapter(Incoming)
+
+
+class ProtocolError(Exception):
+    """A message the server cannot accept; `code` is stable, `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
+    """Decode one client frame, or raise `ProtocolError` saying what is wrong."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"Message too large ({size} bytes; limit {max_bytes}).")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "Message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "Message must be a JSON object.")
+    kind = data.get("type")
+    if kind not in ("act", "sync", "chat"):
+        raise ProtocolError("unknown_type", f"Unknown message type: {str(kind)[:40]!r}.")
+    try:
+        return INCOMING.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())[1:])
+        raise ProtocolError("malformed", f"Bad {kind} message: {where} {err['msg']}.") from None
+
+
+# ---- server → client (JSON form) ---------------------------------------------------------------
+
+
+def state_message(version: int, view: dict[str, Any], log: list[str]) -> dict[str, Any]:
+    """The state at `version` as one seat sees it, with the log lines it may read."""
+    return {"type": "state", "version": version, "view": view, "log": log}
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    """A refusal; nothing changed."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def presence_message(online: list[int]) -> dict[str, Any]:
+    """Which seats have a connection open."""
+    return {"type": "presence", "online": online}

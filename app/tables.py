@@ -1,0 +1,86 @@
+"""Creating tables: validation shared by the HTML form and the JSON API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import repo
+from app.db.models import Room
+from app.realtime.hub import RoomError
+from engines import REGISTRY
+from engines.core import GameError
+
+
+async def create_table(
+    session: AsyncSession,
+    *,
+    host_id: int,
+    game_id: str,
+    num_seats: int,
+    options: dict[str, Any],
+    private: bool,
+) -> Room:
+    """Validate and create a room; the host takes seat 0."""
+    engine = REGISTRY.get(game_id)
+    if engine is None:
+        raise RoomError("unknown_game", f"There is no game called {game_id!r}.", 400)
+    spec = engine.spec
+    if not spec.min_players <= num_seats <= spec.max_players:
+        raise RoomError(
+            "bad_seats",
+            f"{spec.title} is for {spec.min_players} to {spec.max_players} players.",
+            400,
+        )
+    try:
+        parsed = engine.parse_options(options)
+    except GameError as exc:
+        raise RoomError("bad_options", exc.message, 400) from None
+    return await repo.create_room(
+        session,
+        host_id=host_id,
+        game_id=game_id,
+        options=parsed.model_dump(mode="json"),
+        num_seats=num_seats,
+        private=private,
+    )
+
+
+def option_fields(game_id: str) -> list[dict[str, Any]]:
+    """The options of a game as form fields: name, label, kind, default, choices."""
+    model = REGISTRY[game_id].spec.options
+    fields = []
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        choices = list(getattr(annotation, "__args__", ()))
+        if annotation is bool:
+            kind = "bool"
+        elif choices and all(isinstance(c, str) for c in choices):
+            kind = "choice"
+        elif annotation is int:
+            kind = "int"
+        else:
+            kind = "text"
+        fields.append(
+            {
+                "name": name,
+                "label": info.description or name.replace("_", " ").capitalize(),
+                "kind": kind,
+                "default": info.default,
+                "choices": choices if kind == "choice" else [],
+            }
+        )
+    return fields
+
+
+def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
+    """Read a game's options from submitted form fields (prefixed `opt_`)."""
+    out: dict[str, Any] = {}
+    for field in option_fields(game_id):
+        key = f"opt_{field['name']}"
+        if field["kind"] == "bool":
+            out[field["name"]] = form.get(key) in ("on", "true", "1")
+        elif key in form:
+            out[field["name"]] = form[key]
+    return out
