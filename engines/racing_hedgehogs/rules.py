@@ -1,0 +1,652 @@
+"""Racing Hedgehogs (Pędzące Jeże, Reiner Knizia): the rules engine.
+
+Rule source: shared/rules/racing-hedgehogs.md, which restates the Polish seed rulebook
+shared/seeds/001_619a598eec45ad91.txt; where they differ the seed wins. Track and deck data are
+in `engines.racing_hedgehogs.data`.
+
+A game is as many rounds as players. In a round everyone plays one card per turn and moves the
+hedgehog of its colour (a rainbow joker moves a hedgehog the player names); the round ends the
+moment a hedgehog reaches the finish, and the cards still in hand score by where their hedgehogs
+stand. Rounds follow each other without any action in between: the last round's result stays in
+the state (and the view) while the next round is played.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engines.core import (
+    JSON,
+    Engine,
+    Event,
+    GameSpec,
+    IllegalAction,
+    Outcome,
+    Rng,
+    Seat,
+    Step,
+    rank_by,
+)
+from engines.racing_hedgehogs.data import (
+    COLOURS,
+    FINISH,
+    FINISH_BONUS_ADVANCED,
+    FINISH_BONUS_BASIC,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PAIR_MULTIPLIER,
+    REMOVED_CARDS,
+    SINGLE_MULTIPLIER,
+    START,
+    TRACK_VALUES,
+    TWO_PLUS_MULTIPLIER,
+    Card,
+    Colour,
+    Pluses,
+    Suit,
+    full_deck,
+)
+
+# ---- options and actions -----------------------------------------------------------------------
+
+
+class Options(BaseModel):
+    """Table options: `advanced_scoring` plays the seed's advanced variant (pairs score ×5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    advanced_scoring: bool = Field(
+        default=False,
+        description="Advanced scoring: pairs of one-plus cards ×5, two-plus cards ×2, finish +6",
+    )
+
+
+class PlayCard(BaseModel):
+    """Play a card from hand and move a hedgehog; `hedgehog` is named only for a rainbow joker."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["play"] = "play"
+    suit: Suit
+    pluses: Pluses
+    hedgehog: Colour | None = None
+
+    @property
+    def card(self) -> Card:
+        """The card this action plays."""
+        return Card(suit=self.suit, pluses=self.pluses)
+
+
+# The game has a single kind of action; the discriminated form keeps `type` checked at the edge
+# and lets a second kind be added without changing the parser.
+Action = Annotated[PlayCard, Field(discriminator="type")]
+
+# ---- state -------------------------------------------------------------------------------------
+
+
+class Play(BaseModel):
+    """One card on the common discard pile, and the move it made."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: Seat
+    card: Card
+    hedgehog: Colour
+    moved_from: int
+    moved_to: int
+
+
+ScoreKind = Literal["cards", "pair", "single", "two_plus", "joker"]
+
+
+class ScoreLine(BaseModel):
+    """One line of a player's round scoring, as the rulebook writes it: value × multiplier."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ScoreKind
+    colour: Colour | None
+    cards: list[Card]
+    value: int
+    multiplier: int
+    points: int
+
+
+class PlayerRoundScore(BaseModel):
+    """What one player kept at the end of a round and what it scored."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kept: list[Card]
+    lines: list[ScoreLine]
+    card_points: int
+    bonus: int
+    total: int
+    """Card points plus bonus, possibly negative."""
+    points: int
+    """The round's points: `total`, but never below zero."""
+
+
+class RoundResult(BaseModel):
+    """A finished round, public from the moment it ends (the set-aside cards included)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    starter: Seat
+    finisher: Seat
+    finishing_hedgehog: Colour
+    positions: dict[Colour, int]
+    removed: list[Card]
+    players: list[PlayerRoundScore]
+
+
+class State(BaseModel):
+    """The full state of a Racing Hedgehogs game."""
+
+    num_players: int
+    advanced_scoring: bool
+    rng: Rng
+    round: int = 1
+    starter: Seat = 0
+    current: Seat | None = None
+    """Whose turn it is; None once the game is over."""
+    positions: dict[Colour, int] = Field(default_factory=dict)
+    hands: list[list[Card]] = Field(default_factory=list)
+    """Secret: each seat's hand, kept in canonical order."""
+    removed: list[Card] = Field(default_factory=list)
+    """Secret to everybody: the cards set aside unseen for this round."""
+    plays: list[Play] = Field(default_factory=list)
+    """The discard pile of this round (public), oldest first."""
+    results: list[RoundResult] = Field(default_factory=list)
+
+
+# ---- small named rules -------------------------------------------------------------------------
+
+
+def rounds_in_game(num_players: int) -> int:
+    """The game lasts as many rounds as there are players."""
+    return num_players
+
+
+def removed_count(num_players: int) -> int:
+    """How many cards are set aside unseen before the deal (10 / 3 / 0)."""
+    return REMOVED_CARDS[num_players]
+
+
+def hand_size(num_players: int) -> int:
+    """Cards dealt to each player: the rest of the deck, shared evenly (15 / 13 / 11)."""
+    return (len(full_deck()) - removed_count(num_players)) // num_players
+
+
+def track_value(position: int) -> int:
+    """The value of a track position."""
+    return TRACK_VALUES[position]
+
+
+def moved_hedgehog(card: Card, named: Colour | None) -> Colour | None:
+    """The hedgehog a card moves: its own colour, or the named one for a rainbow joker."""
+    return card.colour if card.colour is not None else named
+
+
+def advance(position: int, pluses: int) -> int:
+    """Move forward by `pluses`, never past the finish (2 from the field before it stops there)."""
+    return min(position + pluses, FINISH)
+
+
+def is_round_over(positions: dict[Colour, int]) -> bool:
+    """A round ends the moment any hedgehog stands on the finish."""
+    return any(pos == FINISH for pos in positions.values())
+
+
+def finish_bonus(advanced: bool) -> int:
+    """Bonus for the player who moved a hedgehog onto the finish (+3, or +6 advanced)."""
+    return FINISH_BONUS_ADVANCED if advanced else FINISH_BONUS_BASIC
+
+
+def floor_at_zero(total: int) -> int:
+    """A negative round total counts as 0; earlier rounds are never reduced."""
+    return max(total, 0)
+
+
+def next_starter(starter: Seat, num_players: int) -> Seat:
+    """The next round starts with the player to the left (clockwise) of the last starter."""
+    return (starter + 1) % num_players
+
+
+def next_seat(seat: Seat, num_players: int) -> Seat:
+    """Play passes clockwise."""
+    return (seat + 1) % num_players
+
+
+def sort_cards(cards: list[Card]) -> list[Card]:
+    """Cards in canonical order (by suit, then pluses)."""
+    return sorted(cards, key=Card.sort_key)
+
+
+def joker_line(cards: list[Card]) -> list[ScoreLine]:
+    """Rainbow jokers score nothing; listed so the screen shows every kept card."""
+    jokers = [c for c in cards if c.colour is None]
+    if not jokers:
+        return []
+    return [ScoreLine(kind="joker", colour=None, cards=jokers, value=0, multiplier=0, points=0)]
+
+
+def score_basic(cards: list[Card], positions: dict[Colour, int]) -> list[ScoreLine]:
+    """Basic scoring: every coloured card scores its hedgehog's field value, jokers 0."""
+    lines: list[ScoreLine] = []
+    for colour in COLOURS:
+        own = [c for c in cards if c.colour is colour]
+        if own:
+            value = track_value(positions[colour])
+            lines.append(
+                ScoreLine(
+                    kind="cards",
+                    colour=colour,
+                    cards=own,
+                    value=value,
+                    multiplier=len(own),
+                    points=value * len(own),
+                )
+            )
+    return lines + joker_line(cards)
+
+
+def score_advanced(cards: list[Card], positions: dict[Colour, int]) -> list[ScoreLine]:
+    """Advanced scoring: each pair of one-plus cards ×5, an unpaired one ×1, two-plus ×2."""
+    lines: list[ScoreLine] = []
+    for colour in COLOURS:
+        value = track_value(positions[colour])
+        ones = [c for c in cards if c.colour is colour and c.pluses == 1]
+        twos = [c for c in cards if c.colour is colour and c.pluses == 2]
+        for i in range(0, len(ones) - 1, 2):
+            lines.append(_line("pair", colour, ones[i : i + 2], value, PAIR_MULTIPLIER))
+        if len(ones) % 2:
+            lines.append(_line("single", colour, ones[-1:], value, SINGLE_MULTIPLIER))
+        for card in twos:
+            lines.append(_line("two_plus", colour, [card], value, TWO_PLUS_MULTIPLIER))
+    return lines + joker_line(cards)
+
+
+def _line(
+    kind: ScoreKind, colour: Colour, cards: list[Card], value: int, multiplier: int
+) -> ScoreLine:
+    return ScoreLine(
+        kind=kind,
+        colour=colour,
+        cards=cards,
+        value=value,
+        multiplier=multiplier,
+        points=value * multiplier,
+    )
+
+
+def score_player(
+    kept: list[Card], positions: dict[Colour, int], finished: bool, advanced: bool
+) -> PlayerRoundScore:
+    """One player's round: card lines, finish bonus, total and the points after the zero floor."""
+    lines = score_advanced(kept, positions) if advanced else score_basic(kept, positions)
+    card_points = sum(line.points for line in lines)
+    bonus = finish_bonus(advanced) if finished else 0
+    total = card_points + bonus
+    return PlayerRoundScore(
+        kept=sort_cards(kept),
+        lines=lines,
+        card_points=card_points,
+        bonus=bonus,
+        total=total,
+        points=floor_at_zero(total),
+    )
+
+
+def totals(state: State) -> list[int]:
+    """Each seat's points summed over the finished rounds."""
+    return [sum(r.players[s].points for r in state.results) for s in range(state.num_players)]
+
+
+def last_round_points(state: State) -> list[int]:
+    """Each seat's points in the last finished round (the tie-break), zeros before any."""
+    if not state.results:
+        return [0] * state.num_players
+    return [p.points for p in state.results[-1].players]
+
+
+def is_game_over(state: State) -> bool:
+    """The game ends after as many rounds as there are players."""
+    return len(state.results) >= rounds_in_game(state.num_players)
+
+
+# ---- the flow of a game (mutating helpers, always called on a fresh copy) ----------------------
+
+
+def fresh_copy(state: State) -> State:
+    """A copy safe to mutate: containers are new, the frozen cards and results are shared.
+
+    Much cheaper than a deep copy, which bots and the invariant checks do thousands of times.
+    """
+    return state.model_copy(
+        update={
+            "rng": state.rng.model_copy(),
+            "positions": dict(state.positions),
+            "hands": [list(hand) for hand in state.hands],
+            "removed": list(state.removed),
+            "plays": list(state.plays),
+            "results": list(state.results),
+        }
+    )
+
+
+def deal_round(state: State, events: list[Event]) -> None:
+    """Hedgehogs to the start, set cards aside unseen, deal the rest evenly; the starter leads."""
+    n = state.num_players
+    deck = state.rng.shuffled(full_deck())
+    k, size = removed_count(n), hand_size(n)
+    state.removed = sort_cards(deck[:k])
+    state.hands = [sort_cards(deck[k + i * size : k + (i + 1) * size]) for i in range(n)]
+    state.positions = dict.fromkeys(COLOURS, START)
+    state.plays = []
+    state.current = state.starter
+    aside = f" {k} cards are set aside unseen." if k else ""
+    events.append(
+        Event.public(
+            f"Round {state.round} of {rounds_in_game(n)} begins: {size} cards each;{aside} "
+            f"{{p{state.starter}}} starts."
+        )
+    )
+
+
+def end_round(state: State, finisher: Seat, hedgehog: Colour, events: list[Event]) -> None:
+    """Score the round, then deal the next one or end the game."""
+    n = state.num_players
+    players = [
+        score_player(state.hands[s], state.positions, s == finisher, state.advanced_scoring)
+        for s in range(n)
+    ]
+    state.results.append(
+        RoundResult(
+            round=state.round,
+            starter=state.starter,
+            finisher=finisher,
+            finishing_hedgehog=hedgehog,
+            positions=dict(state.positions),
+            removed=list(state.removed),
+            players=players,
+        )
+    )
+    events.append(
+        Event.public(
+            f"Round {state.round} ends: {{p{finisher}}} brought the {hedgehog.value} hedgehog "
+            f"home (+{finish_bonus(state.advanced_scoring)})."
+        )
+    )
+    for s, p in enumerate(players):
+        floor = " (a negative round counts as 0)" if p.total < 0 else ""
+        events.append(Event.public(f"{{p{s}}} scores {p.points}{floor}."))
+    if is_game_over(state):
+        state.current = None
+        state.hands = [[] for _ in range(n)]
+        state.removed = []
+        events.append(Event.public(game_over_text(final_outcome(state))))
+        return
+    state.round += 1
+    state.starter = next_starter(state.starter, n)
+    deal_round(state, events)
+
+
+def final_outcome(state: State) -> Outcome:
+    """Totals after the last round; ties go to the most last-round points, then shared."""
+    tot, last = totals(state), last_round_points(state)
+    seats = range(state.num_players)
+    ranks = rank_by({s: (tot[s], last[s]) for s in seats})
+    winners = frozenset(s for s in seats if ranks[s] == 1)
+    if len(winners) > 1:
+        reason = "shared win: tied on total and on last-round points"
+    elif sum(1 for s in seats if tot[s] == max(tot)) > 1:
+        reason = "highest total, tie broken by last-round points"
+    else:
+        reason = "highest total"
+    details: JSON = {
+        "rounds": [[p.points for p in r.players] for r in state.results],
+        "last_round_points": last,
+    }
+    return Outcome({s: tot[s] for s in seats}, ranks, winners, reason, details)
+
+
+def game_over_text(outcome: Outcome) -> str:
+    """The closing log line: the winner(s) and the reason."""
+    names = " and ".join(f"{{p{s}}}" for s in sorted(outcome.winners))
+    best = max(outcome.scores.values())
+    verb = "share the win" if len(outcome.winners) > 1 else "wins"
+    return f"Game over: {names} {verb} with {best} points ({outcome.reason})."
+
+
+# ---- the engine --------------------------------------------------------------------------------
+
+
+class RacingHedgehogs(Engine[State, PlayCard]):
+    """Racing Hedgehogs for 3–5 players, with basic or advanced scoring."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="racing_hedgehogs",
+        title="Racing Hedgehogs",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        options=Options,
+        hidden_information=True,
+        simultaneous=False,
+        summary="Move the hedgehogs whose cards you hold forward, and end the race in time.",
+    )
+    state_type: ClassVar[type[BaseModel]] = State
+    action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
+
+    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+        """A random first starter and round 1 dealt."""
+        opts = Options.model_validate(options.model_dump())
+        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise IllegalAction(
+                f"Racing Hedgehogs needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}."
+            )
+        rng = Rng.from_seed(seed)
+        # The seed lets whoever last ate an apple start; a server has no apples, so: random.
+        state = State(
+            num_players=num_players,
+            advanced_scoring=opts.advanced_scoring,
+            rng=rng,
+            starter=rng.randbelow(num_players),
+        )
+        deal_round(state, [])
+        return state
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """The player on turn, or nobody once the game is over."""
+        return frozenset() if state.current is None else frozenset({state.current})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[PlayCard]:
+        """Each distinct card in hand; a rainbow joker once per hedgehog it may move."""
+        if seat != state.current:
+            return []
+        actions: list[PlayCard] = []
+        for card in dict.fromkeys(state.hands[seat]):
+            if card.colour is None:
+                actions.extend(
+                    PlayCard(suit=card.suit, pluses=card.pluses, hedgehog=c) for c in COLOURS
+                )
+            else:
+                actions.append(PlayCard(suit=card.suit, pluses=card.pluses))
+        return actions
+
+    def apply(self, state: State, seat: Seat, action: PlayCard) -> Step[State]:
+        """Play the card, move the hedgehog; a hedgehog on the finish ends the round at once."""
+        self.check_turn(state, seat)
+        if not isinstance(action, PlayCard):
+            raise IllegalAction("Play a card from your hand.")
+        card = action.card
+        if card not in state.hands[seat]:
+            raise IllegalAction(f"You do not hold a {card.text} card.")
+        if card.colour is None and action.hedgehog is None:
+            raise IllegalAction("A rainbow card is a joker: name the hedgehog it moves.")
+        if card.colour is not None and action.hedgehog not in (None, card.colour):
+            raise IllegalAction(
+                f"A {card.suit.value} card moves the {card.suit.value} hedgehog; "
+                "only a rainbow joker lets you choose."
+            )
+        hedgehog = moved_hedgehog(card, action.hedgehog)
+        assert hedgehog is not None  # checked just above
+
+        new = fresh_copy(state)
+        new.hands[seat].remove(card)
+        start = new.positions[hedgehog]
+        end = advance(start, card.pluses)
+        new.positions[hedgehog] = end
+        new.plays.append(
+            Play(seat=seat, card=card, hedgehog=hedgehog, moved_from=start, moved_to=end)
+        )
+        where = "onto the finish" if end == FINISH else f"to field {end}"
+        events = [
+            Event.public(
+                f"{{p{seat}}} plays {card.text} and moves the {hedgehog.value} hedgehog {where}."
+            )
+        ]
+        if is_round_over(new.positions):
+            end_round(new, seat, hedgehog, events)
+        else:
+            # No hand runs dry before a finish: until then every plus moves a hedgehog one field,
+            # the four can take only 4 × 12 = 48 fields without one finishing, and the cards dealt
+            # in any round carry at least 60 pluses (3 players, ten two-plus cards set aside).
+            new.current = next_seat(seat, new.num_players)
+        return Step(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> JSON:
+        """The table as `seat` sees it: own hand only, others' card counts, all public history."""
+        outcome = self.outcome(state)
+        hand = None
+        if seat is not None and 0 <= seat < state.num_players:
+            hand = [card_view(c) for c in state.hands[seat]]
+        last = state.plays[-1] if state.plays else None
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "num_players": state.num_players,
+            "advanced_scoring": state.advanced_scoring,
+            "round": state.round,
+            "rounds": rounds_in_game(state.num_players),
+            "starter": state.starter,
+            "to_act": state.current,
+            "over": outcome is not None,
+            "track": [
+                {
+                    "field": i,
+                    "value": value,
+                    "hedgehogs": [c.value for c in COLOURS if state.positions[c] == i],
+                }
+                for i, value in enumerate(TRACK_VALUES)
+            ],
+            "hedgehogs": {c.value: state.positions[c] for c in COLOURS},
+            "hand": hand,
+            "hand_counts": [len(h) for h in state.hands],
+            "removed_count": len(state.removed),
+            "last_played": play_view(last) if last else None,
+            "discard": [play_view(p) for p in state.plays],
+            "scores": {
+                "rounds": [[p.points for p in r.players] for r in state.results],
+                "totals": totals(state),
+            },
+            "last_round": result_view(state.results[-1]) if state.results else None,
+            "standings": standings_view(state, outcome) if outcome else None,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Totals after the last round; ties go to the most last-round points, then shared."""
+        return final_outcome(state) if is_game_over(state) else None
+
+    def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
+        """Re-deal others' hands and the set-aside cards; reseed the future shuffles."""
+        new = fresh_copy(state)
+        hidden = [s for s in range(new.num_players) if s != seat]
+        pool = [c for s in hidden for c in new.hands[s]] + new.removed
+        rng.shuffle(pool)
+        for s in hidden:
+            size = len(new.hands[s])
+            new.hands[s], pool = sort_cards(pool[:size]), pool[size:]
+        new.removed = sort_cards(pool)
+        new.rng = Rng.from_seed(rng.next_u64())
+        return new
+
+    def action_text(self, action: PlayCard) -> str:
+        """`play yellow+2`, or `play rainbow+1 red` for a joker naming the red hedgehog."""
+        text = f"play {action.card.text}"
+        return f"{text} {action.hedgehog.value}" if action.hedgehog is not None else text
+
+
+# ---- views -------------------------------------------------------------------------------------
+
+
+def card_view(card: Card) -> JSON:
+    """A card for the screen: its suit (`rainbow` for a joker) and its pluses."""
+    return {"suit": card.suit.value, "pluses": card.pluses}
+
+
+def play_view(play: Play) -> JSON:
+    """A card on the discard pile and the move it made."""
+    return {
+        "seat": play.seat,
+        "card": card_view(play.card),
+        "hedgehog": play.hedgehog.value,
+        "moved_from": play.moved_from,
+        "moved_to": play.moved_to,
+    }
+
+
+def result_view(result: RoundResult) -> JSON:
+    """A finished round: final positions, revealed set-aside cards and each player's scoring."""
+    return {
+        "round": result.round,
+        "starter": result.starter,
+        "finisher": result.finisher,
+        "finishing_hedgehog": result.finishing_hedgehog.value,
+        "positions": {c.value: result.positions[c] for c in COLOURS},
+        "removed": [card_view(c) for c in result.removed],
+        "players": [
+            {
+                "seat": s,
+                "kept": [card_view(c) for c in p.kept],
+                "lines": [
+                    {
+                        "kind": line.kind,
+                        "colour": line.colour.value if line.colour else None,
+                        "cards": [c.text for c in line.cards],
+                        "value": line.value,
+                        "multiplier": line.multiplier,
+                        "points": line.points,
+                    }
+                    for line in p.lines
+                ],
+                "card_points": p.card_points,
+                "bonus": p.bonus,
+                "total": p.total,
+                "points": p.points,
+            }
+            for s, p in enumerate(result.players)
+        ],
+    }
+
+
+def standings_view(state: State, outcome: Outcome) -> JSON:
+    """Final standings, best first: rank, total and the tie-break points."""
+    last = last_round_points(state)
+    order = sorted(outcome.ranks, key=lambda s: (outcome.ranks[s], s))
+    return {
+        "winners": sorted(outcome.winners),
+        "reason": outcome.reason,
+        "table": [
+            {
+                "seat": s,
+                "rank": outcome.ranks[s],
+                "total": outcome.scores[s],
+                "last_round": last[s],
+            }
+            for s in order
+        ],
+    }
