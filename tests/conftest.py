@@ -1,0 +1,113 @@
+"""Shared fixtures: a real database per test (SQLite file and a scratch PostgreSQL database),
+and the app served in-process by uvicorn on a loopback port."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import pytest
+import uvicorn
+
+from app.core.config import Settings
+from app.main import create_app
+
+PG_DSN = os.environ.get("STOLIK_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+async def _pg_admin() -> asyncpg.Connection:
+    return await asyncpg.connect(PG_DSN, timeout=5)
+
+
+@asynccontextmanager
+async def scratch_postgres() -> AsyncIterator[str]:
+    """A scratch PostgreSQL database, dropped afterwards.
+
+    Locally a missing server skips the test; in CI (CI=true) it is a failure.
+    """
+    try:
+        admin = await _pg_admin()
+    except (OSError, asyncpg.PostgresError) as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required in CI but unreachable: {exc}")
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    name = f"stolik_test_{uuid.uuid4().hex[:12]}"
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    base = PG_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    """A scratch PostgreSQL database for one test."""
+    async with scratch_postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Each database test runs on the embedded SQLite and on the real PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}"
+    else:
+        async with scratch_postgres() as url:
+            yield url
+
+
+@dataclass
+class Server:
+    """An app served on a loopback port."""
+
+    url: str
+    ws_url: str
+    settings: Settings
+    server: uvicorn.Server
+    task: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        """Shut down gracefully (open websockets are closed)."""
+        self.server.should_exit = True
+        await asyncio.wait_for(self.task, 15)
+
+
+async def start_server(database_url: str, data_dir: Path) -> Server:
+    """Start the app in this event loop on a free loopback port."""
+    settings = Settings(
+        database_url=database_url, data_dir=data_dir, secret_key="test-secret", log_tail=500
+    )
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(300):
+        if server.started:
+            break
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.05)
+    else:
+        raise RuntimeError("server did not start")
+    port = server.servers[0].sockets[0].getsockname()[1]
+    return Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", settings, server, task)
+
+
+@pytest.fixture
+async def server(db_url: str, tmp_path: Path) -> AsyncIterator[Server]:
+    """The app on SQLite and on PostgreSQL."""
+    srv = await start_server(db_url, tmp_path)
+    try:
+        yield srv
+    finally:
+        await srv.stop()
