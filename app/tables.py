@@ -6,11 +6,22 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.config import ROOT
 from app.db import repo
 from app.db.models import Room
 from app.realtime.hub import RoomError
-from engines import REGISTRY
-from engines.core import GameError
+from engines import ENGINES, REGISTRY
+from engines.core import Engine, GameError
+
+
+def has_screen(game_id: str) -> bool:
+    """Whether the browser can play this game (its board template exists)."""
+    return (ROOT / "templates" / "games" / game_id / "board.html").exists()
+
+
+def playable_engines() -> list[Engine[Any, Any]]:
+    """Registered engines that have a game screen, in registry order."""
+    return [e for e in ENGINES if has_screen(e.spec.id)]
 
 
 async def create_table(
@@ -24,8 +35,8 @@ async def create_table(
 ) -> Room:
     """Validate and create a room; the host takes seat 0."""
     engine = REGISTRY.get(game_id)
-    if engine is None:
-        raise RoomError("unknown_game", f"There is no game called {game_id!r}.", 400)
+    if engine is None or not has_screen(game_id):
+        raise RoomError("unknown_game", f"There is no playable game called {game_id!r}.", 400)
     spec = engine.spec
     if not spec.min_players <= num_seats <= spec.max_players:
         raise RoomError(

@@ -39,7 +39,12 @@ async def get_user(
     uid = request.session.get("uid")
     if not isinstance(uid, int):
         return None
-    return await repo.get_user(session, uid)
+    user = await repo.get_user(session, uid)
+    # End the read transaction now: the connection goes back to the pool before the handler
+    # waits on a room's lock (which takes its own connection), so a burst of requests can
+    # never hold every pooled connection while waiting for one more.
+    await session.commit()
+    return user
 
 
 async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:

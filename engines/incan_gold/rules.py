@@ -144,6 +144,11 @@ def artifact_value(carried_before: int) -> int:
     return ARTIFACT_VALUES[min(carried_before, len(ARTIFACT_VALUES) - 1)]
 
 
+def gems(n: int) -> str:
+    """'1 gem', '3 gems'."""
+    return f"{n} gem" if n == 1 else f"{n} gems"
+
+
 def score(player: Player) -> int:
     """Tent total plus artifact values."""
     return player.tent + sum(player.artifacts)
@@ -434,9 +439,9 @@ def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
         p.tent += gained
         p.haul = 0
         p.in_temple = False
-        events.append(Event.private(s, f"You put {gained} gems into your tent."))
+        events.append(Event.private(s, f"You put {gems(gained)} into your tent."))
         if share:
-            events.append(Event.public(f"{who(s)} picks up {share} gems from the path."))
+            events.append(Event.public(f"{who(s)} picks up {gems(share)} from the path."))
 
 
 def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:

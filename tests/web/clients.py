@@ -58,6 +58,7 @@ class Player:
 
     async def wait_for(self, predicate: Any, timeout: float = 5.0) -> None:
         """Wait until `predicate(self)` holds."""
+
         async def loop() -> None:
             while not predicate(self):
                 self._changed.clear()
@@ -82,8 +83,11 @@ class Player:
     async def act(self, action: dict[str, Any], version: int | None = None) -> None:
         """Send an act at the latest version this client has seen."""
         await self.send(
-            {"type": "act", "version": self.version if version is None else version,
-             "action": action}
+            {
+                "type": "act",
+                "version": self.version if version is None else version,
+                "action": action,
+            }
         )
 
     @property
@@ -104,15 +108,25 @@ class Player:
 
 
 async def make_table(
-    base: str, ws_base: str, names: list[str], *, private: bool = False, seats: int | None = None,
-    options: dict[str, Any] | None = None, start: bool = True,
+    base: str,
+    ws_base: str,
+    names: list[str],
+    *,
+    private: bool = False,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    start: bool = True,
 ) -> tuple[list[Player], dict[str, Any]]:
     """Guests for `names`; the first creates an Incan Gold table, the others join it."""
     players = [await Player(base, ws_base).login(n) for n in names]
     r = await players[0].http.post(
         "/api/tables",
-        json={"game": "incan_gold", "seats": seats or len(names), "private": private,
-              "options": options or {}},
+        json={
+            "game": "incan_gold",
+            "seats": seats or len(names),
+            "private": private,
+            "options": options or {},
+        },
     )
     r.raise_for_status()
     table: dict[str, Any] = r.json()

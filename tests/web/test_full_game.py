@@ -26,7 +26,9 @@ def assert_no_leak(frame: dict[str, Any], viewer: int | None) -> None:
             assert not line.startswith("You "), f"a private log line reached a spectator: {line}"
 
 
-async def play_to_end(seats: list[Player], watchers: list[Player], rng: Rng) -> list[tuple[int, str]]:
+async def play_to_end(
+    seats: list[Player], watchers: list[Player], rng: Rng
+) -> list[tuple[int, str]]:
     """Act one seat at a time (seeded choices) until the game ends; every client sees each version."""
     moves: list[tuple[int, str]] = []
     everyone = seats + watchers
@@ -67,7 +69,9 @@ async def test_full_game_three_seats_and_a_spectator(server: Server) -> None:
         # Each seat's private lines are exactly its own choices, never another seat's.
         for i, client in enumerate(seats):
             mine = [f"You chose {c}." for s, c in moves if s == i]
-            got = [line for st in client.states for line in st["log"] if line.startswith("You chose")]
+            got = [
+                line for st in client.states for line in st["log"] if line.startswith("You chose")
+            ]
             assert got == mine
         # Seats do see their own tent and their own private log lines.
         assert seats[0].view["players"][0]["tent"] is not None

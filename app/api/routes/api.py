@@ -11,8 +11,7 @@ from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
 from app.db import repo
 from app.realtime.hub import RoomError, RoomHub
 from app.render import room_info
-from app.tables import create_table
-from engines import ENGINES
+from app.tables import create_table, playable_engines
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -76,7 +75,7 @@ async def games() -> list[dict[str, Any]]:
             "max_players": e.spec.max_players,
             "options": e.spec.options.model_json_schema(),
         }
-        for e in ENGINES
+        for e in playable_engines()
     ]
 
 

@@ -13,8 +13,7 @@ from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.realtime.hub import RoomError
 from app.render import templates
-from app.tables import create_table, option_fields, options_from_form
-from engines import ENGINES
+from app.tables import create_table, option_fields, options_from_form, playable_engines
 
 router = APIRouter(tags=["pages"])
 
@@ -63,7 +62,7 @@ async def lobby(request: Request, session: SessionDep, user: UserDep) -> Respons
     if user is None:
         return RedirectResponse("/name?next=/", status_code=303)
     rows = await repo.lobby_rows(session, user.id)
-    games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in ENGINES]
+    games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
     return templates.TemplateResponse(
         request, "lobby.html", {"user": user, "rows": rows, "games": games, "error": None}
     )
@@ -84,7 +83,9 @@ async def create_from_form(
         seats = 0
     try:
         options = (
-            options_from_form(game_id, form) if game_id in {e.spec.id for e in ENGINES} else {}
+            options_from_form(game_id, form)
+            if game_id in {e.spec.id for e in playable_engines()}
+            else {}
         )
         room = await create_table(
             session,
@@ -97,7 +98,7 @@ async def create_from_form(
         await session.commit()
     except RoomError as exc:
         rows = await repo.lobby_rows(session, user.id)
-        games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in ENGINES]
+        games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
         return templates.TemplateResponse(
             request,
             "lobby.html",

@@ -1,0 +1,140 @@
+"""Load benchmark: N concurrent Incan Gold tables, 4 websocket clients each, on loopback.
+
+Start a server first (ideally on PostgreSQL), e.g.
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/stolik_bench scripts/run.sh
+then: .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --tables 100
+It plays seeded random legal moves through the JSON protocol and prints moves/s and the
+p50/p99 latency from a client's act to every seat of that table having the new version.
+A script that prints figures, not a test. Runs are bounded by --moves and --seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from engines.core import Rng
+
+
+class Seat:
+    """One websocket client of a table."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.version = -1
+        self.view: dict[str, Any] = {}
+        self.seen: dict[int, float] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            if msg["type"] == "state":
+                self.version = msg["version"]
+                self.view = msg["view"]
+                self.seen.setdefault(msg["version"], time.perf_counter())
+                self.changed.set()
+
+
+async def guest(base: str, name: str) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=base, timeout=30)
+    (await client.post("/api/guest", json={"name": name})).raise_for_status()
+    return client
+
+
+async def run_table(
+    base: str, ws_base: str, index: int, moves: int, deadline: float, latencies: list[float]
+) -> int:
+    """Create, fill and play one table; returns the number of moves made."""
+    clients = [await guest(base, f"b{index}-{i}") for i in range(4)]
+    r = await clients[0].post("/api/tables", json={"game": "incan_gold", "seats": 4})
+    r.raise_for_status()
+    slug = r.json()["slug"]
+    for c in clients[1:]:
+        (await c.post(f"/api/tables/{slug}/join")).raise_for_status()
+    (await clients[0].post(f"/api/tables/{slug}/start")).raise_for_status()
+    seats = []
+    for c in clients:
+        ws = await connect(
+            f"{ws_base}/ws/t/{slug}?format=json",
+            additional_headers={"Cookie": f"stolik={c.cookies.get('stolik')}"},
+        )
+        seats.append(Seat(ws))
+    readers = [asyncio.create_task(s.read()) for s in seats]
+    rng = Rng.from_seed(index)
+    made = 0
+    try:
+        while made < moves and time.perf_counter() < deadline:
+            while any(s.version < 0 for s in seats):
+                await asyncio.sleep(0.01)
+            view = seats[0].view
+            if view.get("over"):
+                break
+            seat = rng.choice(view["to_act"])
+            target = seats[seat].version + 1
+            action = {"type": "camp" if rng.randbelow(3) == 0 else "torch"}
+            start = time.perf_counter()
+            await seats[seat].ws.send(
+                json.dumps({"type": "act", "version": seats[seat].version, "action": action})
+            )
+            while not all(s.version >= target for s in seats):
+                for s in seats:
+                    s.changed.clear()
+                await asyncio.wait_for(
+                    asyncio.wait(
+                        [asyncio.create_task(s.changed.wait()) for s in seats],
+                        return_when=asyncio.FIRST_COMPLETED,
+                    ),
+                    30,
+                )
+            latencies.append(max(s.seen[target] for s in seats) - start)
+            made += 1
+    finally:
+        for s in seats:
+            await s.ws.close()
+        for t in readers:
+            t.cancel()
+        for c in clients:
+            await c.aclose()
+    return made
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--moves", type=int, default=60, help="moves per table at most")
+    parser.add_argument("--seconds", type=float, default=120, help="time bound for the run")
+    args = parser.parse_args()
+    ws_base = args.url.replace("http://", "ws://")
+    latencies: list[float] = []
+    t0 = time.perf_counter()
+    deadline = t0 + args.seconds
+    made = await asyncio.gather(
+        *(
+            run_table(args.url, ws_base, i, args.moves, deadline, latencies)
+            for i in range(args.tables)
+        )
+    )
+    elapsed = time.perf_counter() - t0
+    total = sum(made)
+    lat = sorted(latencies)
+    p50 = statistics.median(lat) * 1000 if lat else float("nan")
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
+    print(
+        f"tables={args.tables} clients={args.tables * 4} moves={total} "
+        f"elapsed={elapsed:.1f}s (incl. setup)"
+    )
+    print(f"moves/s={total / elapsed:.1f}")
+    print(f"latency act->all seats at new version: p50={p50:.1f} ms p99={p99:.1f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,135 @@
+"""Real browser test: Playwright drives Debian's Chromium against the in-process server.
+
+Three players create, join and play a private Incan Gold table by clicking; a fourth browser
+watches through the invite link. Screenshots land in artifacts/screenshots/ — look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Server, start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
+    """The app on the embedded SQLite default."""
+    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
+    """Create, invite, join, spectate and play one full round in the browser."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is required in CI")
+        pytest.skip("chromium is not installed")
+    from playwright.async_api import Page, async_playwright, expect
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    base = sqlite_server.url
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+        )
+        laptop = {"width": 1280, "height": 800}
+        pages: list[Page] = []
+        for _ in range(4):
+            ctx = await browser.new_context(viewport=laptop)
+            pages.append(await ctx.new_page())
+        ala, bartek, celina, watcher = pages
+
+        # Ala names herself, lands in the lobby, creates a private 3-seat table.
+        await ala.goto(base + "/")
+        await expect(ala).to_have_url(re.compile(r"/name"))
+        await ala.fill("#name", "Ala")
+        await ala.click("button[type=submit]")
+        await expect(ala.locator("h2", has_text="Create a table")).to_be_visible()
+        await ala.screenshot(path=SHOTS / "lobby.png", full_page=True)
+        await ala.fill("#seats", "3")
+        await ala.check("input[name=visibility][value=private]")
+        await ala.click("#create-table button[type=submit]")
+        await expect(ala.locator("#conn-status")).to_have_text("live")
+        invite = await ala.locator("#invite-link").input_value()
+        assert "code=" in invite
+
+        # Bartek and Celina follow the invite link, name themselves and take seats.
+        for page, name in ((bartek, "Bartek"), (celina, "Celina")):
+            await page.goto(invite)
+            await page.get_by_role("button", name="Take this seat").first.click()
+            await expect(page).to_have_url(re.compile(r"/name"))
+            await page.fill("#name", name)
+            await page.click("button[type=submit]")
+            await page.get_by_role("button", name="Take this seat").first.click()
+            await expect(page.locator(".seat.mine")).to_contain_text(name)
+        await expect(ala.locator(".seat-list")).to_contain_text("Celina")
+        await ala.screenshot(path=SHOTS / "table_waiting.png", full_page=True)
+
+        # A fourth browser watches through the invite link, without a name.
+        await watcher.goto(invite)
+        await expect(watcher.locator("#conn-status")).to_have_text("live")
+        await ala.get_by_role("button", name="Start the game").click()
+        for page in pages:
+            await expect(page.locator(".ig-round h2")).to_contain_text("Round 1")
+
+        # Spectators see no tents and no buttons; players see their own tent.
+        await expect(watcher.locator("#me .choice")).to_have_count(0)
+        await expect(watcher.locator(".ig-players .hidden-info")).to_have_count(3)
+        await expect(ala.locator(".ig-mine")).to_contain_text("Your tent")
+
+        # Play the round: everyone goes deeper once, then camps (unless a hazard ends it first).
+        decisions = {id(p): 0 for p in pages[:3]}
+        for _ in range(40):
+            if await ala.locator(".ig-round h2").filter(has_text="Round 2").count():
+                break
+            for page in pages[:3]:
+                torch = page.locator("#me button.torch")
+                if await torch.count() and await torch.is_enabled():
+                    decisions[id(page)] += 1
+                    button = "torch" if decisions[id(page)] < 2 else "camp"
+                    version = await page.locator("#board").get_attribute("data-version")
+                    await page.locator(f"#me button.{button}").click()
+                    await expect(page.locator("#board")).not_to_have_attribute(
+                        "data-version", version or ""
+                    )
+            if decisions[id(ala)] == 1:
+                await watcher.screenshot(path=SHOTS / "game_spectator.png", full_page=True)
+            await ala.wait_for_timeout(150)
+        for page in pages:
+            await expect(page.locator(".ig-round h2")).to_contain_text("Round 2")
+        await expect(ala.locator("#log")).to_contain_text("Round 1 is over.")
+        await ala.screenshot(path=SHOTS / "game_laptop.png", full_page=True)
+        await expect(watcher.locator("#log")).not_to_contain_text("You ")
+
+        # Reload: the same view comes back.
+        before = await bartek.locator("#board").inner_text()
+        await bartek.reload()
+        await expect(bartek.locator("#conn-status")).to_have_text("live")
+        await expect(bartek.locator(".ig-round h2")).to_contain_text("Round 2")
+        assert await bartek.locator("#board").inner_text() == before
+
+        # Phone-sized screen of a player mid-game.
+        phone_ctx = await browser.new_context(viewport={"width": 390, "height": 844})
+        phone = await phone_ctx.new_page()
+        await phone.context.add_cookies(await celina.context.cookies())
+        await phone.goto(invite)
+        await expect(phone.locator("#me .choice.torch")).to_be_visible()
+        await phone.screenshot(path=SHOTS / "game_phone.png", full_page=True)
+        width = await phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+        await browser.close()
