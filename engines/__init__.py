@@ -11,9 +11,14 @@ from typing import Any
 
 from engines.core import Engine
 from engines.incan_gold import ENGINE as INCAN_GOLD
+from engines.karmaka import ENGINE as KARMAKA
 from engines.racing_hedgehogs import ENGINE as RACING_HEDGEHOGS
 
-ENGINES: tuple[Engine[Any, Any], ...] = (INCAN_GOLD, RACING_HEDGEHOGS)
+ENGINES: tuple[Engine[Any, Any], ...] = (
+    INCAN_GOLD,
+    KARMAKA,
+    RACING_HEDGEHOGS,
+)
 """Every game the server offers, in the order the lobby lists them."""
 
 REGISTRY: dict[str, Engine[Any, Any]] = {engine.spec.id: engine for engine in ENGINES}

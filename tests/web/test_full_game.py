@@ -29,7 +29,7 @@ def assert_no_leak(frame: dict[str, Any], viewer: int | None) -> None:
 async def play_to_end(
     seats: list[Player], watchers: list[Player], rng: Rng
 ) -> list[tuple[int, str]]:
-    """Act one seat at a time (seeded choices) until the game ends; every client sees each version."""
+    """Act one seat at a time (seeded choices) until the end; every client sees each version."""
     moves: list[tuple[int, str]] = []
     everyone = seats + watchers
     for _ in range(500):

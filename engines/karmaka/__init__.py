@@ -1,0 +1,7 @@
+"""Karmaka (Eddy Boxerman & Dave Burke) for 2–4 players. Rules: shared/rules/karmaka.md."""
+
+from engines.karmaka.rules import Karmaka
+
+ENGINE = Karmaka()
+
+__all__ = ["ENGINE", "Karmaka"]

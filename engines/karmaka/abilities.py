@@ -1,0 +1,780 @@
+"""Karmaka card abilities: resolving a card played for its ability, copy chains and prompts.
+
+Rule source: shared/rules/karmaka.md ("Cards", "Conventions for every ability", "Copy abilities").
+A played card sits in `state.chain`; its ability (or the one a copy leads to) resolves through
+`begin_ability`. Whenever a player must decide, resolution stops at a `Prompt` and carries on in
+`answer_prompt`. A forced decision with a single possible answer is taken at once. When the
+ability has fully resolved, `start_offer` hands the played card to the Karmic offer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engines.core import Event, IllegalAction, Seat, who
+from engines.karmaka.cards import (
+    DESTINY_KEEP,
+    DESTINY_LOOK,
+    SPITE_PICKS,
+    SWINDLE_PICKS,
+    kind,
+)
+from engines.karmaka.model import (
+    AnyAction,
+    Chain,
+    Choose,
+    Done,
+    Draw,
+    Pick,
+    Prompt,
+    PromptKind,
+    Reveal,
+    State,
+    Target,
+)
+from engines.karmaka.table import (
+    draw_from_well,
+    kind_info,
+    legal_targets,
+    mimic_sources,
+    name,
+    names,
+    offer_candidates,
+    plural,
+    ruin,
+    take_from_well,
+)
+
+OPTIONAL_PROMPTS: frozenset[PromptKind] = frozenset(
+    {"destiny_keep", "jubilee", "roulette_ruin", "roulette_draw"}
+)
+"""Steps worded "up to" / "0, 1 or 2": never answered automatically."""
+
+
+def chain_of(state: State) -> Chain:
+    """The card in play; an ability only resolves while there is one."""
+    assert state.chain is not None, "no card in play"
+    return state.chain
+
+
+def prompt_of(state: State) -> Prompt:
+    """The pending prompt."""
+    assert state.prompt is not None, "no pending prompt"
+    return state.prompt
+
+
+def public_except(state: State, seats: set[Seat], text: str) -> Event:
+    """The public half of an event some seats see privately."""
+    return Event(text, seats=frozenset(range(state.num_players)) - seats, spectators=True)
+
+
+# ---- starting, asking, finishing ---------------------------------------------------------------
+
+
+def begin_ability(state: State, card_kind: str, events: list[Event]) -> None:
+    """Resolve the ability of `card_kind` for the actor of the card in play."""
+    actor = chain_of(state).actor
+    me = state.players[actor]
+    if card_kind == "denial":
+        if not me.hand:
+            finish_nothing(state, "Denial: the Hand is empty, nothing to ruin.", events)
+            return
+        ask(state, Prompt(kind="denial", seat=actor, ability=card_kind), events)
+        return
+    if card_kind == "embody":
+        if not me.deeds:
+            finish_nothing(state, "Embody: there is no Deed to use.", events)
+            return
+        ask(state, Prompt(kind="embody", seat=actor, ability=card_kind), events)
+        return
+    if card_kind == "mimic":
+        seats = mimic_sources(state, actor)
+        ask(state, Prompt(kind="mimic_source", seat=actor, ability=card_kind, seats=seats), events)
+        return
+    if kind_info(card_kind).targeting in ("rival", "any"):
+        seats = legal_targets(state, actor, card_kind)
+        ask(state, Prompt(kind="target", seat=actor, ability=card_kind, seats=seats), events)
+        return
+    SELF_ABILITIES[card_kind](state, actor, events)
+
+
+def ask(state: State, prompt: Prompt, events: list[Event]) -> None:
+    """Wait for `prompt`, or answer it at once when it is forced and has one possible answer."""
+    state.prompt = prompt
+    state.phase = "ability"
+    if prompt.kind in OPTIONAL_PROMPTS:
+        return
+    options = prompt_options(state)
+    if len(options) == 1:
+        answer_prompt(state, options[0], events)
+
+
+def finish(state: State, card_kind: str, target: Seat | None, events: list[Event]) -> None:
+    """The ability of `card_kind` has resolved against `target` (None: it touched no one)."""
+    chain = chain_of(state)
+    chain.target = target
+    chain.extra = kind_info(card_kind).extra
+    start_offer(state, events)
+
+
+def finish_nothing(state: State, why: str, events: list[Event]) -> None:
+    """A copy resolved nothing: no target, no extra play; the card is offered clockwise."""
+    events.append(Event.public(why))
+    chain = chain_of(state)
+    chain.target = None
+    chain.extra = False
+    start_offer(state, events)
+
+
+def start_offer(state: State, events: list[Event]) -> None:
+    """The Karmic offer: the targeted rival alone, otherwise every rival clockwise."""
+    chain = chain_of(state)
+    state.prompt = None
+    state.phase = "offer"
+    chain.offer_to = offer_candidates(state, chain.actor, chain.target)
+    events.append(Event.public(f"{who(chain.offer_to[0])} is offered the {name(chain.card)}."))
+
+
+# ---- the answers a prompt accepts ----------------------------------------------------------------
+
+
+def prompt_options(state: State) -> list[AnyAction]:
+    """Every answer the pending prompt accepts, in a deterministic order."""
+    p = prompt_of(state)
+    seat = state.players[p.seat]
+    k = p.kind
+    if k in ("target", "mimic_source"):
+        return [Target(seat=s) for s in p.seats]
+    if k in ("denial", "sowing", "jubilee", "roulette_ruin", "dwindle"):
+        out: list[AnyAction] = [Choose(card=c) for c in seat.hand]
+        return [*out, Done()] if k in OPTIONAL_PROMPTS else out
+    if k in ("embody", "crisis"):
+        return [Choose(card=c) for c in seat.deeds]
+    if k == "transmigrate":
+        return [Choose(card=c) for c in seat.future]
+    if k in ("destiny_keep", "destiny_return", "recycle", "salvage", "swindle_keep"):
+        out = [Choose(card=c) for c in p.cards]
+        return [*out, Done()] if k in OPTIONAL_PROMPTS else out
+    if k == "roulette_draw":
+        return [Draw(), Done()]
+    # swindle_pick, spite_pick
+    return [Pick(position=i) for i in range(1, len(p.row) + 1) if i not in p.picked]
+
+
+def answer_prompt(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Apply one answer to the pending prompt (validated against `prompt_options`)."""
+    if action not in prompt_options(state):
+        raise IllegalAction(f"That is not a possible answer now: {prompt_text(prompt_of(state))}")
+    ANSWERS[prompt_of(state).kind](state, action, events)
+
+
+def _card(action: AnyAction) -> int:
+    assert isinstance(action, Choose)
+    return action.card
+
+
+# ---- copies: Denial, Embody, Mimic ---------------------------------------------------------------
+
+
+def answer_denial(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Denial: ruin the chosen Hand card first, then resolve its ability."""
+    actor = prompt_of(state).seat
+    card = _card(action)
+    state.players[actor].hand.remove(card)
+    ruin(state, card)
+    events.append(Event.public(f"{who(actor)} ruins {name(card)} from their Hand and uses it."))
+    begin_ability(state, kind(card).id, events)
+
+
+def answer_embody(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Embody: resolve the chosen Deed of your own."""
+    copy_deed(state, _card(action), "embody", events)
+
+
+def answer_mimic_source(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Mimic: resolve the Exposed Deed of the chosen player."""
+    assert isinstance(action, Target)
+    deeds = state.players[action.seat].deeds
+    actor = prompt_of(state).seat
+    events.append(Event.public(f"{who(actor)} copies the Exposed Deed of {who(action.seat)}."))
+    if not deeds:
+        finish_nothing(state, f"{who(action.seat)} has no Deeds: Mimic does nothing.", events)
+        return
+    copy_deed(state, deeds[-1], "mimic", events)
+
+
+def copy_deed(state: State, deed: int, copier: str, events: list[Event]) -> None:
+    """Resolve a Deed's ability as a copy, unless it is the same copy card or already used."""
+    chain = chain_of(state)
+    deed_kind = kind(deed).id
+    if deed_kind == copier:
+        finish_nothing(state, f"{name(deed)} copying {name(deed)} does nothing.", events)
+        return
+    if deed in chain.used_sources:
+        finish_nothing(state, f"{name(deed)} was already copied in this chain: it stops.", events)
+        return
+    chain.used_sources.append(deed)
+    events.append(Event.public(f"{who(chain.actor)} uses the ability of the {name(deed)}."))
+    begin_ability(state, deed_kind, events)
+
+
+# ---- targets -----------------------------------------------------------------------------------
+
+
+def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
+    """The target is named: the targeted ability resolves against it."""
+    assert isinstance(action, Target)
+    p = prompt_of(state)
+    events.append(
+        Event.public(f"{who(p.seat)} aims {kind_info(p.ability).name} at {who(action.seat)}.")
+    )
+    TARGETED[p.ability](state, p.seat, action.seat, events)
+
+
+def peek(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Peek: only the actor sees the target's whole Hand."""
+    hand = list(state.players[target].hand)
+    state.reveals.append(Reveal(seat=actor, about=target, label="peek", cards=hand))
+    events.append(Event.private(actor, f"You see {who(target)}'s Hand: {names(hand)}."))
+    events.append(public_except(state, {actor}, f"{who(actor)} looks at {who(target)}'s Hand."))
+    finish(state, "peek", target, events)
+
+
+def stolen_dreams(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Stolen Dreams: the top of the target's Future Life moves onto the actor's."""
+    source = state.players[target].future
+    if source:
+        card = source.pop()
+        state.players[actor].future.append(card)
+        events.append(Event.private(actor, f"You take {name(card)} onto your Future Life."))
+        events.append(Event.private(target, f"{who(actor)} takes your {name(card)}."))
+        events.append(
+            public_except(
+                state,
+                {actor, target},
+                f"{who(actor)} moves the top card of {who(target)}'s Future Life onto their own.",
+            )
+        )
+    else:
+        events.append(Event.public(f"{who(target)}'s Future Life is empty."))
+    finish(state, "stolen_dreams", target, events)
+
+
+def thievery(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Thievery: the target's Exposed Deed goes into the actor's Hand."""
+    deeds = state.players[target].deeds
+    if deeds:
+        card = deeds.pop()
+        state.players[actor].hand.append(card)
+        events.append(
+            Event.public(f"{who(actor)} takes {who(target)}'s {name(card)} into their Hand.")
+        )
+    else:
+        events.append(Event.public(f"{who(target)} has no Deeds."))
+    finish(state, "thievery", target, events)
+
+
+def swindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Swindle: the target's Hand is laid out face-down for the actor to pick from."""
+    hand = state.players[target].hand
+    if not hand:
+        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        finish(state, "swindle", target, events)
+        return
+    row = state.rng.shuffled(list(hand))
+    limit = min(SWINDLE_PICKS, len(row))
+    prompt = Prompt(
+        kind="swindle_pick", seat=actor, ability="swindle", target=target, row=row, limit=limit
+    )
+    ask(state, prompt, events)
+
+
+def answer_swindle_pick(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Swindle: one more face-down pick; after the last, look and keep one."""
+    assert isinstance(action, Pick)
+    p = prompt_of(state)
+    p.picked.append(action.position)
+    assert p.target is not None
+    events.append(
+        Event.public(f"{who(p.seat)} picks card {action.position} of {who(p.target)}'s row.")
+    )
+    if len(p.picked) < p.limit:
+        ask(state, p, events)
+        return
+    cards = [p.row[i - 1] for i in p.picked]
+    keep = Prompt(kind="swindle_keep", seat=p.seat, ability="swindle", target=p.target, cards=cards)
+    ask(state, keep, events)
+
+
+def answer_swindle_keep(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Swindle: keep one picked card, give the others back."""
+    p = prompt_of(state)
+    assert p.target is not None
+    card = _card(action)
+    state.players[p.target].hand.remove(card)
+    state.players[p.seat].hand.append(card)
+    back = [c for c in p.cards if c != card]
+    state.reveals.append(Reveal(seat=p.seat, about=p.target, label="swindle", cards=list(p.cards)))
+    events.append(
+        Event.private(
+            p.seat,
+            f"You look at {names(p.cards)}; you keep {name(card)} and give back {names(back)}.",
+        )
+    )
+    events.append(
+        Event.private(p.target, f"{who(p.seat)} saw your {names(p.cards)} and takes {name(card)}.")
+    )
+    events.append(
+        public_except(
+            state, {p.seat, p.target}, f"{who(p.seat)} takes 1 card from {who(p.target)}'s Hand."
+        )
+    )
+    finish(state, "swindle", p.target, events)
+
+
+def longevity(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Longevity: the top 2 Well cards go, unseen, onto the target's Deck."""
+    moved = 0
+    for _ in range(2):
+        card = take_from_well(state, events)
+        if card is None:
+            break
+        state.players[target].deck.append(card)
+        moved += 1
+    events.append(Event.public(f"{plural(moved)} from the Well go onto {who(target)}'s Deck."))
+    finish(state, "longevity", target, events)
+
+
+def dwindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Dwindle: the target chooses a card of their Hand to ruin."""
+    if not state.players[target].hand:
+        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        finish(state, "dwindle", target, events)
+        return
+    ask(state, Prompt(kind="dwindle", seat=target, ability="dwindle", target=target), events)
+
+
+def answer_dwindle(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Dwindle: the target ruins the card they chose."""
+    target = prompt_of(state).seat
+    card = _card(action)
+    state.players[target].hand.remove(card)
+    ruin(state, card)
+    events.append(Event.public(f"{who(target)} ruins {name(card)} from their Hand."))
+    finish(state, "dwindle", target, events)
+
+
+def panic(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Panic: ruin the top card of the target's Deck."""
+    deck = state.players[target].deck
+    if deck:
+        card = deck.pop()
+        ruin(state, card)
+        events.append(Event.public(f"{name(card)} from the top of {who(target)}'s Deck is ruined."))
+    else:
+        events.append(Event.public(f"{who(target)}'s Deck is empty."))
+    finish(state, "panic", target, events)
+
+
+def crisis(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Crisis: the target chooses any one of their Deeds to ruin."""
+    if not state.players[target].deeds:
+        events.append(Event.public(f"{who(target)} has no Deeds."))
+        finish(state, "crisis", target, events)
+        return
+    ask(state, Prompt(kind="crisis", seat=target, ability="crisis", target=target), events)
+
+
+def answer_crisis(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Crisis: the chosen Deed is ruined; the others keep their order."""
+    target = prompt_of(state).seat
+    card = _card(action)
+    state.players[target].deeds.remove(card)
+    ruin(state, card)
+    events.append(Event.public(f"{who(target)} ruins their Deed {name(card)}."))
+    finish(state, "crisis", target, events)
+
+
+def hells_heart(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Hell's Heart: ruin the top 2 cards of the target's Future Life, top card first."""
+    future = state.players[target].future
+    ruined: list[int] = []
+    for _ in range(2):
+        if not future:
+            break
+        card = future.pop()
+        ruin(state, card)
+        ruined.append(card)
+    events.append(Event.public(f"From {who(target)}'s Future Life, ruined: {names(ruined)}."))
+    finish(state, "hells_heart", target, events)
+
+
+def vengeance(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Vengeance: ruin the target's Exposed Deed."""
+    deeds = state.players[target].deeds
+    if deeds:
+        card = deeds.pop()
+        ruin(state, card)
+        events.append(Event.public(f"{who(target)}'s Exposed Deed {name(card)} is ruined."))
+    else:
+        events.append(Event.public(f"{who(target)} has no Deeds."))
+    finish(state, "vengeance", target, events)
+
+
+def spite(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Spite: the target's Hand is laid out face-down; two blind picks are ruined."""
+    hand = state.players[target].hand
+    if not hand:
+        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        finish(state, "spite", target, events)
+        return
+    row = state.rng.shuffled(list(hand))
+    limit = min(SPITE_PICKS, len(row))
+    prompt = Prompt(
+        kind="spite_pick", seat=actor, ability="spite", target=target, row=row, limit=limit
+    )
+    ask(state, prompt, events)
+
+
+def answer_spite_pick(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Spite: the picked card is ruined at once, so the second pick ends on top."""
+    assert isinstance(action, Pick)
+    p = prompt_of(state)
+    assert p.target is not None
+    card = p.row[action.position - 1]
+    p.picked.append(action.position)
+    state.players[p.target].hand.remove(card)
+    ruin(state, card)
+    events.append(
+        Event.public(
+            f"{who(p.seat)} picks card {action.position} of {who(p.target)}'s row: "
+            f"{name(card)} is ruined."
+        )
+    )
+    if len(p.picked) < p.limit:
+        ask(state, p, events)
+        return
+    finish(state, "spite", p.target, events)
+
+
+# ---- abilities that touch only the actor ---------------------------------------------------------
+
+
+def transmigrate(state: State, actor: Seat, events: list[Event]) -> None:
+    """Transmigrate: move any one Future Life card into the Hand."""
+    if not state.players[actor].future:
+        finish_nothing_self(state, "transmigrate", "The Future Life is empty.", events)
+        return
+    ask(state, Prompt(kind="transmigrate", seat=actor, ability="transmigrate"), events)
+
+
+def finish_nothing_self(state: State, card_kind: str, why: str, events: list[Event]) -> None:
+    """A self ability that can change nothing still resolves (no target, offered clockwise)."""
+    events.append(Event.public(why))
+    finish(state, card_kind, None, events)
+
+
+def answer_transmigrate(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Transmigrate: the card leaves the Future Life; its position from the top is public."""
+    actor = prompt_of(state).seat
+    card = _card(action)
+    future = state.players[actor].future
+    position = len(future) - future.index(card)
+    future.remove(card)
+    state.players[actor].hand.append(card)
+    events.append(Event.private(actor, f"You take {name(card)} from your Future Life."))
+    events.append(
+        Event.public(f"{who(actor)} takes card {position} from the top of their Future Life.")
+    )
+    finish(state, "transmigrate", None, events)
+
+
+def destiny(state: State, actor: Seat, events: list[Event]) -> None:
+    """Destiny: look at the top 3 Well cards, one at a time."""
+    looked: list[int] = []
+    for _ in range(DESTINY_LOOK):
+        card = take_from_well(state, events)
+        if card is None:
+            break
+        looked.append(card)
+    if not looked:
+        finish_nothing_self(state, "destiny", "The Well is empty.", events)
+        return
+    events.append(Event.private(actor, f"You look at {names(looked)} from the Well."))
+    events.append(
+        public_except(state, {actor}, f"{who(actor)} looks at {plural(len(looked))} of the Well.")
+    )
+    prompt = Prompt(
+        kind="destiny_keep", seat=actor, ability="destiny", cards=looked, limit=len(looked)
+    )
+    ask(state, prompt, events)
+
+
+def answer_destiny_keep(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Destiny: keep a card on the Future Life (up to 2), or stop keeping."""
+    p = prompt_of(state)
+    if isinstance(action, Choose):
+        p.cards.remove(action.card)
+        state.players[p.seat].future.append(action.card)
+        p.count += 1
+        events.append(Event.private(p.seat, f"You put {name(action.card)} on your Future Life."))
+        if p.count < DESTINY_KEEP and p.cards:
+            ask(state, p, events)
+            return
+    destiny_return(state, events)
+
+
+def destiny_return(state: State, events: list[Event]) -> None:
+    """Destiny: the cards not kept go back on the Well one by one (the last ends on top)."""
+    p = prompt_of(state)
+    if not p.cards:
+        kept, back = p.count, p.limit - p.count
+        events.append(
+            Event.public(
+                f"{who(p.seat)} puts {plural(kept)} on their Future Life and "
+                f"{plural(back)} back on the Well."
+            )
+        )
+        finish(state, "destiny", None, events)
+        return
+    back_prompt = p.model_copy(update={"kind": "destiny_return"})
+    ask(state, back_prompt, events)
+
+
+def answer_destiny_return(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Destiny: put the chosen card on top of the Well."""
+    p = prompt_of(state)
+    card = _card(action)
+    p.cards.remove(card)
+    state.well.append(card)
+    events.append(Event.private(p.seat, f"You put {name(card)} back on top of the Well."))
+    destiny_return(state, events)
+
+
+def another_day(state: State, actor: Seat, events: list[Event]) -> None:
+    """Another Day: draw 1 card from the Well."""
+    draw_from_well(state, actor, 1, events)
+    finish(state, "another_day", None, events)
+
+
+def voyage(state: State, actor: Seat, events: list[Event]) -> None:
+    """Voyage: draw 3 cards from the Well."""
+    draw_from_well(state, actor, 3, events)
+    finish(state, "voyage", None, events)
+
+
+def recycle(state: State, actor: Seat, events: list[Event]) -> None:
+    """Recycle: one of the top 3 Ruins cards onto the Future Life."""
+    ruins_pick(state, actor, "recycle", events)
+
+
+def salvage(state: State, actor: Seat, events: list[Event]) -> None:
+    """Salvage: one of the top 3 Ruins cards into the Hand."""
+    ruins_pick(state, actor, "salvage", events)
+
+
+def ruins_pick(state: State, actor: Seat, card_kind: PromptKind, events: list[Event]) -> None:
+    """Lay out the top 3 Ruins (fewer if there are fewer) for Recycle or Salvage."""
+    top = state.ruins[-3:]
+    if not top:
+        finish_nothing_self(state, card_kind, "The Ruins are empty.", events)
+        return
+    ask(state, Prompt(kind=card_kind, seat=actor, ability=card_kind, cards=top), events)
+
+
+def answer_ruins_pick(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Recycle / Salvage: the chosen card leaves the Ruins; the others keep their order."""
+    p = prompt_of(state)
+    card = _card(action)
+    state.ruins.remove(card)
+    me = state.players[p.seat]
+    if p.kind == "recycle":
+        me.future.append(card)
+        where = "onto their Future Life"
+    else:
+        me.hand.append(card)
+        where = "into their Hand"
+    events.append(Event.public(f"{who(p.seat)} takes {name(card)} from the Ruins {where}."))
+    finish(state, p.kind, None, events)
+
+
+def sowing(state: State, actor: Seat, events: list[Event]) -> None:
+    """Sowing: draw 2, then put 2 Hand cards on the Future Life (all if fewer)."""
+    draw_from_well(state, actor, 2, events)
+    need = min(2, len(state.players[actor].hand))
+    if need == 0:
+        finish(state, "sowing", None, events)
+        return
+    ask(state, Prompt(kind="sowing", seat=actor, ability="sowing", limit=need), events)
+
+
+def answer_sowing(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Sowing: one more card face-down on the Future Life."""
+    p = prompt_of(state)
+    card = _card(action)
+    me = state.players[p.seat]
+    me.hand.remove(card)
+    me.future.append(card)
+    p.count += 1
+    events.append(Event.private(p.seat, f"You put {name(card)} on your Future Life."))
+    events.append(
+        public_except(state, {p.seat}, f"{who(p.seat)} puts a card on their Future Life.")
+    )
+    if p.count < p.limit:
+        ask(state, p, events)
+        return
+    finish(state, "sowing", None, events)
+
+
+def jubilee(state: State, actor: Seat, events: list[Event]) -> None:
+    """Jubilee: up to 2 Hand cards onto the Deeds."""
+    if not state.players[actor].hand:
+        finish_nothing_self(state, "jubilee", "The Hand is empty.", events)
+        return
+    ask(state, Prompt(kind="jubilee", seat=actor, ability="jubilee", limit=2), events)
+
+
+def answer_jubilee(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Jubilee: one more card onto the Deeds, or stop."""
+    p = prompt_of(state)
+    me = state.players[p.seat]
+    if isinstance(action, Choose):
+        me.hand.remove(action.card)
+        me.deeds.append(action.card)
+        p.count += 1
+        events.append(Event.public(f"{who(p.seat)} adds {name(action.card)} to their Deeds."))
+        if p.count < p.limit and me.hand:
+            ask(state, p, events)
+            return
+    finish(state, "jubilee", None, events)
+
+
+def roulette(state: State, actor: Seat, events: list[Event]) -> None:
+    """Roulette: first ruin 0, 1 or 2 Hand cards."""
+    if not state.players[actor].hand:
+        roulette_draws(state, actor, 0, events)
+        return
+    ask(state, Prompt(kind="roulette_ruin", seat=actor, ability="roulette", limit=2), events)
+
+
+def answer_roulette_ruin(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Roulette: ruin one more card, or stop ruining."""
+    p = prompt_of(state)
+    me = state.players[p.seat]
+    if isinstance(action, Choose):
+        me.hand.remove(action.card)
+        ruin(state, action.card)
+        p.count += 1
+        events.append(Event.public(f"{who(p.seat)} ruins {name(action.card)} from their Hand."))
+        if p.count < p.limit and me.hand:
+            ask(state, p, events)
+            return
+    roulette_draws(state, p.seat, p.count, events)
+
+
+def roulette_draws(state: State, actor: Seat, ruined: int, events: list[Event]) -> None:
+    """Roulette: then draw up to ruined + 1 cards, one at a time."""
+    prompt = Prompt(kind="roulette_draw", seat=actor, ability="roulette", limit=ruined + 1)
+    ask(state, prompt, events)
+
+
+def answer_roulette_draw(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Roulette: draw the next card (seen before deciding again), or stop."""
+    p = prompt_of(state)
+    if isinstance(action, Draw):
+        drawn = draw_from_well(state, p.seat, 1, events)
+        p.count += 1
+        if drawn and p.count < p.limit:
+            ask(state, p, events)
+            return
+    finish(state, "roulette", None, events)
+
+
+# ---- dispatch tables -----------------------------------------------------------------------------
+
+SELF_ABILITIES: dict[str, Callable[[State, Seat, list[Event]], None]] = {
+    "transmigrate": transmigrate,
+    "destiny": destiny,
+    "another_day": another_day,
+    "recycle": recycle,
+    "salvage": salvage,
+    "sowing": sowing,
+    "voyage": voyage,
+    "jubilee": jubilee,
+    "roulette": roulette,
+}
+
+TARGETED: dict[str, Callable[[State, Seat, Seat, list[Event]], None]] = {
+    "peek": peek,
+    "stolen_dreams": stolen_dreams,
+    "thievery": thievery,
+    "swindle": swindle,
+    "longevity": longevity,
+    "dwindle": dwindle,
+    "panic": panic,
+    "crisis": crisis,
+    "hells_heart": hells_heart,
+    "vengeance": vengeance,
+    "spite": spite,
+}
+
+ANSWERS: dict[PromptKind, Callable[[State, AnyAction, list[Event]], None]] = {
+    "target": answer_target,
+    "mimic_source": answer_mimic_source,
+    "denial": answer_denial,
+    "embody": answer_embody,
+    "transmigrate": answer_transmigrate,
+    "destiny_keep": answer_destiny_keep,
+    "destiny_return": answer_destiny_return,
+    "recycle": answer_ruins_pick,
+    "salvage": answer_ruins_pick,
+    "sowing": answer_sowing,
+    "jubilee": answer_jubilee,
+    "dwindle": answer_dwindle,
+    "crisis": answer_crisis,
+    "roulette_ruin": answer_roulette_ruin,
+    "roulette_draw": answer_roulette_draw,
+    "swindle_pick": answer_swindle_pick,
+    "swindle_keep": answer_swindle_keep,
+    "spite_pick": answer_spite_pick,
+}
+
+
+# ---- words for the screen ------------------------------------------------------------------------
+
+
+def prompt_text(p: Prompt) -> str:
+    """What the answering player is asked, in words."""
+    ability = kind_info(p.ability).name
+    texts: dict[PromptKind, str] = {
+        "target": f"{ability}: choose a player to target.",
+        "mimic_source": "Mimic: choose whose Exposed Deed to copy.",
+        "denial": "Denial: choose a card of your Hand to ruin; you then use its ability.",
+        "embody": "Embody: choose one of your Deeds; you use its ability.",
+        "transmigrate": "Transmigrate: choose a card of your Future Life to take into your Hand.",
+        "destiny_keep": (
+            f"Destiny: put a card on your Future Life ({p.count} of {DESTINY_KEEP} so far), "
+            "or stop."
+        ),
+        "destiny_return": "Destiny: choose the next card to put back on the Well (last = top).",
+        "recycle": "Recycle: choose a Ruins card to put on your Future Life.",
+        "salvage": "Salvage: choose a Ruins card to take into your Hand.",
+        "sowing": f"Sowing: choose a card to put on your Future Life ({p.count} of {p.limit}).",
+        "jubilee": f"Jubilee: add a card to your Deeds ({p.count} of {p.limit} so far), or stop.",
+        "dwindle": "Dwindle: choose a card of your Hand to ruin.",
+        "crisis": "Crisis: choose one of your Deeds to ruin.",
+        "roulette_ruin": f"Roulette: ruin a card of your Hand ({p.count} of {p.limit}), or stop.",
+        "roulette_draw": f"Roulette: draw a card ({p.count} of at most {p.limit}), or stop.",
+        "swindle_pick": f"Swindle: pick a face-down card ({len(p.picked)} of {p.limit}).",
+        "swindle_keep": "Swindle: choose the card to keep; the others go back.",
+        "spite_pick": f"Spite: pick a face-down card to ruin ({len(p.picked)} of {p.limit}).",
+    }
+    return texts[p.kind]
+
+
+def prompt_public_text(p: Prompt) -> str:
+    """What everybody else is told about the pending decision."""
+    ability = kind_info(p.ability).name
+    if p.kind in ("dwindle", "crisis"):
+        return f"{who(p.seat)} chooses a card to ruin ({ability})."
+    return f"{who(p.seat)} is resolving {ability}."

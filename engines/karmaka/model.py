@@ -1,0 +1,254 @@
+"""Karmaka data models: options, actions and the game state (shared/rules/karmaka.md).
+
+Every pile is a list of card ids listed bottom → top, so the *top* of a pile is its last element
+(the Well's next card, the Ruins' newest card, the Exposed Deed, the top of a Future Life).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.core import Rng, Seat
+
+Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
+Way = Literal["deed", "ability", "future", "partner"]
+"""The ways to play a card: A for points, B for its ability, C to your Future Life, D to your
+partner's Future Life (teams_2v2 only)."""
+
+Phase = Literal["play", "extra", "ability", "offer", "reincarnate", "over"]
+
+PromptKind = Literal[
+    "target",
+    "mimic_source",
+    "denial",
+    "embody",
+    "transmigrate",
+    "destiny_keep",
+    "destiny_return",
+    "recycle",
+    "salvage",
+    "sowing",
+    "jubilee",
+    "dwindle",
+    "crisis",
+    "roulette_ruin",
+    "roulette_draw",
+    "swindle_pick",
+    "swindle_keep",
+    "spite_pick",
+]
+
+
+class Options(BaseModel):
+    """Table options: the game mode (2v2 needs 4 players, 2-on-1 needs 3)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Mode = Field(default="free_for_all", description="Free for all, 2 on 2, or 2 on 1")
+
+
+# ---- actions ------------------------------------------------------------------------------------
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Pass(_Action):
+    """Main play: play no card (only while your Deck holds a card)."""
+
+    type: Literal["pass"] = "pass"
+
+
+class Play(_Action):
+    """Play a card from your Hand in one of the ways (main or extra play)."""
+
+    type: Literal["play"] = "play"
+    card: int
+    way: Way
+
+
+class EndTurn(_Action):
+    """Decline the extra play; the turn ends."""
+
+    type: Literal["end_turn"] = "end_turn"
+
+
+class Target(_Action):
+    """Name a player: an ability's target, or whose Exposed Deed Mimic copies."""
+
+    type: Literal["target"] = "target"
+    seat: int
+
+
+class Choose(_Action):
+    """Choose one card shown to you (in your Hand, Future Life, Deeds, or laid out for you)."""
+
+    type: Literal["choose"] = "choose"
+    card: int
+
+
+class Pick(_Action):
+    """Pick a face-down card of a row by its position (1 = leftmost): Swindle, Spite."""
+
+    type: Literal["pick"] = "pick"
+    position: int
+
+
+class Done(_Action):
+    """Stop an optional step (Destiny's keep, Jubilee, Roulette's ruin or draws)."""
+
+    type: Literal["done"] = "done"
+
+
+class Draw(_Action):
+    """Roulette: draw the next card from the Well."""
+
+    type: Literal["draw"] = "draw"
+
+
+class Accept(_Action):
+    """Take the offered card onto your Future Life."""
+
+    type: Literal["accept"] = "accept"
+
+
+class Refuse(_Action):
+    """Refuse the offered card."""
+
+    type: Literal["refuse"] = "refuse"
+
+
+class SpendRings(_Action):
+    """Reincarnation: spend this many of your Karmic Rings (1 point each)."""
+
+    type: Literal["spend_rings"] = "spend_rings"
+    rings: int
+
+
+Action = Annotated[
+    Pass | Play | EndTurn | Target | Choose | Pick | Done | Draw | Accept | Refuse | SpendRings,
+    Field(discriminator="type"),
+]
+AnyAction = (
+    Pass | Play | EndTurn | Target | Choose | Pick | Done | Draw | Accept | Refuse | SpendRings
+)
+
+
+# ---- state --------------------------------------------------------------------------------------
+
+
+class Player(BaseModel):
+    """One player's piles and place on the ladder."""
+
+    hand: list[int] = Field(default_factory=list)
+    deck: list[int] = Field(default_factory=list)
+    future: list[int] = Field(default_factory=list)
+    deeds: list[int] = Field(default_factory=list)
+    rung: int = 0
+    rings: int = 0
+
+
+class Chain(BaseModel):
+    """The card in play (way B) and what its resolution has settled so far."""
+
+    card: int
+    actor: Seat
+    used_sources: list[int] = Field(default_factory=list)
+    """Deeds already copied while resolving this card (the loop rule)."""
+    target: Seat | None = None
+    """The target of the ability finally resolved: it decides who is offered the card."""
+    extra: bool = False
+    offer_to: list[Seat] = Field(default_factory=list)
+    """Players still to be asked, in order; the first is being asked now."""
+
+
+class Prompt(BaseModel):
+    """A decision the resolution of an ability waits for; `seat` must answer it."""
+
+    kind: PromptKind
+    seat: Seat
+    ability: str
+    """The card kind whose ability is resolving."""
+    target: Seat | None = None
+    seats: list[Seat] = Field(default_factory=list)
+    """The players that may be named (target, mimic_source)."""
+    cards: list[int] = Field(default_factory=list)
+    """Cards laid out for `seat` alone or for everybody (Destiny, Swindle's picks, Ruins tops)."""
+    row: list[int] = Field(default_factory=list)
+    """Swindle/Spite: the target's shuffled Hand as a face-down row (order secret to all)."""
+    picked: list[int] = Field(default_factory=list)
+    """Swindle/Spite: positions already picked (1-based)."""
+    count: int = 0
+    limit: int = 0
+
+
+class Reveal(BaseModel):
+    """Cards one seat has been shown this turn (Peek, Swindle); only that seat's view has them."""
+
+    seat: Seat
+    about: Seat
+    label: str
+    cards: list[int]
+
+
+class State(BaseModel):
+    """The full state of a Karmaka game."""
+
+    num_players: int
+    mode: Mode
+    rng: Rng
+    players: list[Player]
+    well: list[int] = Field(default_factory=list)
+    ruins: list[int] = Field(default_factory=list)
+    turn: Seat = 0
+    phase: Phase = "play"
+    chain: Chain | None = None
+    prompt: Prompt | None = None
+    reveals: list[Reveal] = Field(default_factory=list)
+    turns_started: int = 0
+    winners: list[Seat] = Field(default_factory=list)
+    end_reason: str = ""
+
+
+def clone(state: State) -> State:
+    """A deep copy of a state, far faster than `model_copy(deep=True)` (every move copies)."""
+    chain = state.chain
+    prompt = state.prompt
+    return state.model_copy(
+        update={
+            "rng": state.rng.model_copy(),
+            "players": [
+                p.model_copy(
+                    update={
+                        "hand": list(p.hand),
+                        "deck": list(p.deck),
+                        "future": list(p.future),
+                        "deeds": list(p.deeds),
+                    }
+                )
+                for p in state.players
+            ],
+            "well": list(state.well),
+            "ruins": list(state.ruins),
+            "chain": None
+            if chain is None
+            else chain.model_copy(
+                update={"used_sources": list(chain.used_sources), "offer_to": list(chain.offer_to)}
+            ),
+            "prompt": None
+            if prompt is None
+            else prompt.model_copy(
+                update={
+                    "seats": list(prompt.seats),
+                    "cards": list(prompt.cards),
+                    "row": list(prompt.row),
+                    "picked": list(prompt.picked),
+                }
+            ),
+            "reveals": [r.model_copy(update={"cards": list(r.cards)}) for r in state.reveals],
+            "winners": list(state.winners),
+        }
+    )

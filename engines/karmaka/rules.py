@@ -1,0 +1,672 @@
+"""Karmaka (Eddy Boxerman & Dave Burke) for 2–4 players: the rules engine.
+
+Rule source: shared/rules/karmaka.md, which restates the Polish rulebook (seed
+shared/seeds/003_94e56846937c6f3d.txt, with its card FAQ) and settles what it leaves open.
+This module holds the turn: draw, the main play (pass or one of the ways to play a card), the
+Karmic offer, extra plays and reincarnation, plus the engine surface (view, determinize, …).
+Card abilities live in `abilities.py`, small table rules in `table.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from engines.core import (
+    JSON,
+    Engine,
+    Event,
+    GameSpec,
+    IllegalAction,
+    Outcome,
+    Rng,
+    Seat,
+    Step,
+    rank_by,
+    who,
+)
+from engines.karmaka.abilities import (
+    OPTIONAL_PROMPTS,
+    answer_prompt,
+    begin_ability,
+    prompt_options,
+    prompt_public_text,
+    prompt_text,
+)
+from engines.karmaka.cards import (
+    CARDS,
+    LADDER,
+    NEW_LIFE_CARDS,
+    NUM_CARDS,
+    RING_TOKENS,
+    SAFETY_ROUNDS,
+    SCORED_COLOURS,
+    START_DECK,
+    START_HAND,
+    WOLF,
+)
+from engines.karmaka.model import (
+    Accept,
+    Action,
+    AnyAction,
+    Chain,
+    Choose,
+    Done,
+    Draw,
+    EndTurn,
+    Options,
+    Pass,
+    Pick,
+    Play,
+    Player,
+    Prompt,
+    Refuse,
+    SpendRings,
+    State,
+    Target,
+    Way,
+    clone,
+)
+from engines.karmaka.table import (
+    card_json,
+    card_score,
+    cards_json,
+    colour_totals,
+    has_transcended,
+    left_of,
+    name,
+    partner_of,
+    ruin,
+    take_from_well,
+    team_of,
+    threshold,
+)
+
+MODE_PLAYERS: dict[str, tuple[int, ...]] = {
+    "free_for_all": (2, 3, 4),
+    "teams_2v2": (4,),
+    "big_bad_wolf_2v1": (3,),
+}
+
+
+# ---- small named rules ------------------------------------------------------------------------
+
+
+def must_reincarnate(state: State, seat: Seat) -> bool:
+    """A turn is a reincarnation when the Hand and the Deck are both empty at its start."""
+    player = state.players[seat]
+    return not player.hand and not player.deck
+
+
+def can_pass(state: State, seat: Seat) -> bool:
+    """Passing is legal only while the Deck still holds a card (counted after the draw)."""
+    return state.phase == "play" and state.turn == seat and bool(state.players[seat].deck)
+
+
+def ways_to_play(state: State) -> list[Way]:
+    """A for points, B for the ability, C to your Future Life, D (teams_2v2) to your partner's."""
+    ways: list[Way] = ["deed", "ability", "future"]
+    if state.mode == "teams_2v2":
+        ways.append("partner")
+    return ways
+
+
+def is_over(state: State) -> bool:
+    """Whether the game has ended."""
+    return state.phase == "over"
+
+
+def relation(state: State, viewer: Seat | None, seat: Seat) -> str | None:
+    """`you`, `partner` or `rival` as seen from `viewer` (None for a spectator)."""
+    if viewer is None:
+        return None
+    if viewer == seat:
+        return "you"
+    return "partner" if seat in team_of(state, viewer) else "rival"
+
+
+def card_label(card: int) -> str:
+    """`peek#4`: a card id with its kind, for the text form of actions."""
+    return f"{CARDS[card].id}#{card}" if 0 <= card < NUM_CARDS else f"#{card}"
+
+
+# ---- the flow of a turn (mutating helpers, always called on a fresh copy) ------------------------
+
+
+def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
+    """Begin `seat`'s turn: reincarnate if Hand and Deck are empty, else draw from the Deck."""
+    while True:
+        if state.turns_started >= SAFETY_ROUNDS * state.num_players:
+            end_game(state, [], f"{SAFETY_ROUNDS} full rounds passed without a winner", events)
+            return
+        state.turns_started += 1
+        state.turn = seat
+        state.phase = "play"
+        player = state.players[seat]
+        if must_reincarnate(state, seat):
+            events.append(Event.public(f"{who(seat)} has no cards left: reincarnation."))
+            if player.rings:
+                state.phase = "reincarnate"
+                return
+            reincarnate(state, seat, 0, events)
+            if is_over(state):
+                return
+            seat = left_of(state, seat)
+            continue
+        events.append(Event.public(f"{who(seat)}'s turn."))
+        if player.deck:
+            card = player.deck.pop()
+            player.hand.append(card)
+            events.append(Event.private(seat, f"You draw {name(card)} from your Deck."))
+            events.append(
+                Event.others(seat, state.num_players, f"{who(seat)} draws from their Deck.")
+            )
+        return
+
+
+def end_turn(state: State, events: list[Event]) -> None:
+    """The turn ends; what was shown to the player is forgotten; the left player goes next."""
+    state.chain = None
+    state.prompt = None
+    state.reveals = []
+    start_turn(state, left_of(state, state.turn), events)
+
+
+def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]) -> None:
+    """Play a Hand card in one of the ways; only way B leads to an ability and an offer."""
+    player = state.players[seat]
+    player.hand.remove(card)
+    if way == "deed":
+        player.deeds.append(card)
+        events.append(Event.public(f"{who(seat)} plays {name(card)} as a Deed."))
+        end_turn(state, events)
+    elif way == "future":
+        player.future.append(card)
+        events.append(Event.private(seat, f"You put {name(card)} on your Future Life."))
+        events.append(
+            Event.others(seat, state.num_players, f"{who(seat)} puts a card on their Future Life.")
+        )
+        end_turn(state, events)
+    elif way == "partner":
+        partner = partner_of(state, seat)
+        assert partner is not None
+        state.players[partner].future.append(card)
+        pair = frozenset({seat, partner})
+        events.append(
+            Event(
+                f"{who(seat)} puts {name(card)} on {who(partner)}'s Future Life.",
+                seats=pair,
+                spectators=False,
+            )
+        )
+        events.append(
+            Event(
+                f"{who(seat)} puts a card on {who(partner)}'s Future Life.",
+                seats=frozenset(range(state.num_players)) - pair,
+            )
+        )
+        end_turn(state, events)
+    else:
+        state.chain = Chain(card=card, actor=seat)
+        events.append(Event.public(f"{who(seat)} plays {name(card)} for its ability."))
+        begin_ability(state, CARDS[card].id, events)
+
+
+def answer_offer(state: State, take: bool, events: list[Event]) -> None:
+    """The asked player takes the card onto their Future Life, or the next one is asked."""
+    chain = state.chain
+    assert chain is not None
+    asked = chain.offer_to[0]
+    if take:
+        state.players[asked].future.append(chain.card)
+        events.append(
+            Event.public(f"{who(asked)} takes the {name(chain.card)} onto their Future Life.")
+        )
+        after_offer(state, events)
+        return
+    chain.offer_to.pop(0)
+    events.append(Event.public(f"{who(asked)} refuses the {name(chain.card)}."))
+    if chain.offer_to:
+        events.append(Event.public(f"{who(chain.offer_to[0])} is offered the {name(chain.card)}."))
+        return
+    ruin(state, chain.card)
+    events.append(Event.public(f"The {name(chain.card)} goes to the Ruins."))
+    after_offer(state, events)
+
+
+def after_offer(state: State, events: list[Event]) -> None:
+    """With the offer settled: the extra play if granted and the Hand holds a card, else the end."""
+    chain = state.chain
+    assert chain is not None
+    state.chain = None
+    if chain.extra and state.players[chain.actor].hand:
+        state.phase = "extra"
+        events.append(Event.public(f"{who(chain.actor)} may play another card."))
+        return
+    end_turn(state, events)
+
+
+def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> None:
+    """Score the Deeds (+ spent rings), move up one rung or gain a ring, start the next life."""
+    player = state.players[seat]
+    score = card_score(player.deeds)
+    need = threshold(player.rung)
+    assert need is not None
+    player.rings -= spend
+    spent = f" and {spend} ring{'s' if spend != 1 else ''}" if spend else ""
+    if score + spend >= need:
+        player.rung += 1
+        events.append(
+            Event.public(
+                f"{who(seat)} scores {score}{spent} (needs {need}) and is reborn as "
+                f"{LADDER[player.rung].name}."
+            )
+        )
+    else:
+        player.rings += 1
+        events.append(
+            Event.public(
+                f"{who(seat)} scores {score}{spent} (needs {need}), stays "
+                f"{LADDER[player.rung].name} and gains a Karmic Ring."
+            )
+        )
+    if has_transcended(state, seat):
+        end_game(state, team_of(state, seat), f"{who(seat)} reached Transcendence", events)
+        return
+    state.ruins.extend(player.deeds)
+    player.deeds = []
+    player.hand = player.future
+    player.future = []
+    for _ in range(NEW_LIFE_CARDS - len(player.hand)):
+        card = take_from_well(state, events)
+        if card is None:
+            break
+        player.deck.append(card)
+    events.append(
+        Event.public(
+            f"{who(seat)} begins a new life with {len(player.hand)} cards in Hand and "
+            f"{len(player.deck)} in the Deck."
+        )
+    )
+
+
+def end_game(state: State, winners: list[Seat], reason: str, events: list[Event]) -> None:
+    """The game is over; every card is revealed."""
+    state.phase = "over"
+    state.winners = sorted(winners)
+    state.end_reason = reason
+    state.prompt = None
+    events.append(Event.public(f"Game over: {reason}."))
+
+
+# ---- the engine ---------------------------------------------------------------------------------
+
+
+class Karmaka(Engine[State, Any]):
+    """Karmaka for 2–4 players: free for all, 2 on 2, or 2 on 1."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="karmaka",
+        title="Karmaka",
+        min_players=2,
+        max_players=4,
+        options=Options,
+        hidden_information=True,
+        simultaneous=False,
+        summary="Play cards for points, powers or your next life; climb the Karmic Ladder "
+        "to Transcendence.",
+    )
+    state_type: ClassVar[type[BaseModel]] = State
+    action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
+
+    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+        """Shuffle the Well, deal 4 to each Hand and 2 to each Deck, a random player starts."""
+        opts = Options.model_validate(options.model_dump())
+        allowed = MODE_PLAYERS[opts.mode]
+        if num_players not in allowed:
+            counts = " or ".join(str(n) for n in allowed)
+            raise IllegalAction(f"Mode {opts.mode} needs {counts} players, not {num_players}.")
+        rng = Rng.from_seed(seed)
+        state = State(
+            num_players=num_players,
+            mode=opts.mode,
+            rng=rng,
+            players=[Player() for _ in range(num_players)],
+            well=rng.shuffled(list(range(NUM_CARDS))),
+        )
+        if opts.mode == "big_bad_wolf_2v1":
+            state.players[0].rung = WOLF
+        for player in state.players:
+            player.hand = [state.well.pop() for _ in range(START_HAND)]
+        for player in state.players:
+            player.deck = [state.well.pop() for _ in range(START_DECK)]
+        start_turn(state, rng.randbelow(num_players), [])
+        return state
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """The player on turn, or whoever a pending prompt or offer waits for."""
+        if is_over(state):
+            return frozenset()
+        if state.phase == "ability" and state.prompt is not None:
+            return frozenset({state.prompt.seat})
+        if state.phase == "offer" and state.chain is not None:
+            return frozenset({state.chain.offer_to[0]})
+        return frozenset({state.turn})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Any]:
+        """Every legal action of `seat` now (every Hand card in every way, every answer)."""
+        if seat not in self.to_act(state):
+            return []
+        phase = state.phase
+        if phase == "ability":
+            return prompt_options(state)
+        if phase == "offer":
+            return [Accept(), Refuse()]
+        if phase == "reincarnate":
+            return [SpendRings(rings=k) for k in range(state.players[seat].rings + 1)]
+        plays: list[AnyAction] = [
+            Play(card=c, way=w) for c in state.players[seat].hand for w in ways_to_play(state)
+        ]
+        if phase == "extra":
+            return [*plays, EndTurn()]
+        return [Pass(), *plays] if can_pass(state, seat) else plays
+
+    def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
+        """Validate against the legal actions, then play it out on a copy."""
+        self.check_turn(state, seat)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(explain_illegal(state, seat, action))
+        new = clone(state)
+        events: list[Event] = []
+        if isinstance(action, Pass):
+            events.append(Event.public(f"{who(seat)} passes."))
+            end_turn(new, events)
+        elif isinstance(action, Play):
+            play_card(new, seat, action.card, action.way, events)
+        elif isinstance(action, EndTurn):
+            events.append(Event.public(f"{who(seat)} makes no extra play."))
+            end_turn(new, events)
+        elif isinstance(action, Accept | Refuse):
+            answer_offer(new, isinstance(action, Accept), events)
+        elif isinstance(action, SpendRings):
+            reincarnate(new, seat, action.rings, events)
+            if not is_over(new):
+                end_turn(new, events)
+        else:
+            answer_prompt(new, action, events)
+        return Step(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> JSON:
+        """Public table, plus the seat's own Hand, Future Life, prompt and what it was shown."""
+        over = is_over(state)
+        players = [player_view(state, s, seat, over) for s in range(state.num_players)]
+        mine = state.players[seat] if seat is not None else None
+        prompt = state.prompt
+        outcome = self.outcome(state)
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "mode": state.mode,
+            "num_players": state.num_players,
+            "phase": state.phase,
+            "turn": state.turn,
+            "to_act": sorted(self.to_act(state)),
+            "round": (state.turns_started - 1) // state.num_players + 1,
+            "well_count": len(state.well),
+            "ruins": cards_json(state.ruins),
+            "ruins_top": card_json(state.ruins[-1]) if state.ruins else None,
+            "in_play": chain_view(state),
+            "rings_supply": max(0, RING_TOKENS - sum(p.rings for p in state.players)),
+            "players": players,
+            "hand": cards_json(mine.hand) if mine is not None else None,
+            "future": cards_json(mine.future) if mine is not None else None,
+            "ways": list(ways_to_play(state)),
+            "can_pass": seat is not None and can_pass(state, seat),
+            "may_end_turn": seat is not None and state.phase == "extra" and state.turn == seat,
+            "rings_to_spend": (
+                state.players[seat].rings
+                if seat is not None and state.phase == "reincarnate" and state.turn == seat
+                else None
+            ),
+            "prompt": (
+                prompt_view(state, prompt) if prompt is not None and prompt.seat == seat else None
+            ),
+            "waiting": waiting_view(prompt) if prompt is not None else None,
+            "revealed": [
+                {"label": r.label, "about": r.about, "cards": cards_json(r.cards)}
+                for r in state.reveals
+                if r.seat == seat
+            ],
+            "winners": list(state.winners),
+            "end_reason": state.end_reason,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The transcended player's team wins; the others rank by rung, then rings."""
+        if not is_over(state):
+            return None
+        winners = frozenset(state.winners)
+        scores = {s: p.rung for s, p in enumerate(state.players)}
+        keys = {
+            s: (1, 0, 0) if s in winners else (0, p.rung, p.rings)
+            for s, p in enumerate(state.players)
+        }
+        reason = state.end_reason
+        return Outcome(scores, rank_by(keys), winners, reason)
+
+    def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
+        """Re-deal every card `seat` cannot see among the hidden places; re-seed the shuffles."""
+        new = clone(state)
+        if is_over(state):
+            return new
+        seen = visible_cards(state, seat)
+        hidden = [c for c in range(NUM_CARDS) if c not in seen]
+        mapping = dict(zip(hidden, random_permutation(hidden, rng.next_u64()), strict=True))
+        remap_cards(new, mapping)
+        new.rng = Rng.from_seed(rng.next_u64())
+        return new
+
+    def action_text(self, action: Any) -> str:
+        """`pass`, `play peek#4 ability`, `target p1`, `choose voyage#40`, `pick 2`, `spend 1`…"""
+        if isinstance(action, Play):
+            return f"play {card_label(action.card)} {action.way}"
+        if isinstance(action, Choose):
+            return f"choose {card_label(action.card)}"
+        if isinstance(action, Target):
+            return f"target p{action.seat}"
+        if isinstance(action, Pick):
+            return f"pick {action.position}"
+        if isinstance(action, SpendRings):
+            return f"spend {action.rings}"
+        if isinstance(action, EndTurn):
+            return "end"
+        return str(action.type)
+
+
+# ---- refusals -----------------------------------------------------------------------------------
+
+
+def explain_illegal(state: State, seat: Seat, action: Any) -> str:
+    """Which rule refuses the action, in words a player understands."""
+    phase = state.phase
+    player = state.players[seat]
+    if isinstance(action, Pass):
+        if phase == "play":
+            return "You may pass only while your Deck still holds a card."
+        return "You cannot pass now."
+    if isinstance(action, Play):
+        if phase not in ("play", "extra"):
+            return "You cannot play a card now: answer the pending decision first."
+        if action.card not in player.hand:
+            return "That card is not in your Hand."
+        return "Playing onto your partner's Future Life exists only in teams_2v2."
+    if isinstance(action, EndTurn):
+        return "You can end your turn only instead of an extra play."
+    if isinstance(action, Accept | Refuse):
+        return "No card is being offered to you."
+    if isinstance(action, SpendRings):
+        if phase != "reincarnate":
+            return "Rings are spent only when you reincarnate."
+        return f"You may spend 0 to {player.rings} rings."
+    if phase == "ability" and state.prompt is not None:
+        return f"Not a possible answer. {prompt_text(state.prompt)}"
+    return "That action does not fit the moment: play a card, pass or end your turn."
+
+
+# ---- views --------------------------------------------------------------------------------------
+
+
+def player_view(state: State, seat: Seat, viewer: Seat | None, over: bool) -> JSON:
+    """One player's public area (and, at game end, all their cards)."""
+    player = state.players[seat]
+    totals = colour_totals(player.deeds)
+    best = max(totals["red"], totals["green"], totals["blue"])
+    score = best + totals["mosaic"]
+    need = threshold(player.rung)
+    short = None if need is None else max(0, need - score)
+    entry: JSON = {
+        "seat": seat,
+        "team": team_of(state, seat),
+        "relation": relation(state, viewer, seat),
+        "rung": player.rung,
+        "rung_id": LADDER[player.rung].id,
+        "rung_name": LADDER[player.rung].name,
+        "threshold": need,
+        "rings": player.rings,
+        "hand_count": len(player.hand),
+        "deck_count": len(player.deck),
+        "future_count": len(player.future),
+        "deeds": cards_json(player.deeds),
+        "exposed": card_json(player.deeds[-1]) if player.deeds else None,
+        "totals": totals,
+        "best_colours": [c for c in SCORED_COLOURS if totals[c] == best and best > 0],
+        "card_score": score,
+        "reaches_threshold": need is not None and score >= need,
+        "rings_to_move_up": short if short is not None and short <= player.rings else None,
+    }
+    if over:
+        entry["hand"] = cards_json(player.hand)
+        entry["deck"] = cards_json(player.deck)
+        entry["future_life"] = cards_json(player.future)
+    return entry
+
+
+def chain_view(state: State) -> JSON | None:
+    """The card in play, who played it and whom it affected so far."""
+    chain = state.chain
+    if chain is None:
+        return None
+    return {
+        "card": card_json(chain.card),
+        "actor": chain.actor,
+        "target": chain.target,
+        "copied": cards_json(chain.used_sources),
+        "offer_to": list(chain.offer_to) if state.phase == "offer" else [],
+    }
+
+
+def prompt_view(state: State, prompt: Prompt) -> JSON:
+    """The pending decision as its player sees it, with every possible answer."""
+    options = prompt_options(state)
+    return {
+        "kind": prompt.kind,
+        "ability": prompt.ability,
+        "text": prompt_text(prompt),
+        "optional": prompt.kind in OPTIONAL_PROMPTS,
+        "target": prompt.target,
+        "count": prompt.count,
+        "limit": prompt.limit,
+        "seats": [a.seat for a in options if isinstance(a, Target)],
+        "cards": [card_json(a.card) for a in options if isinstance(a, Choose)],
+        "row_size": len(prompt.row),
+        "positions": [a.position for a in options if isinstance(a, Pick)],
+        "can_draw": any(isinstance(a, Draw) for a in options),
+        "can_stop": any(isinstance(a, Done) for a in options),
+    }
+
+
+def waiting_view(prompt: Prompt) -> JSON:
+    """What everybody may know about the pending decision."""
+    public_cards = prompt.kind in ("recycle", "salvage")
+    return {
+        "seat": prompt.seat,
+        "kind": prompt.kind,
+        "ability": prompt.ability,
+        "text": prompt_public_text(prompt),
+        "target": prompt.target,
+        "count": prompt.count,
+        "limit": prompt.limit,
+        "cards_count": len(prompt.cards),
+        "cards": cards_json(prompt.cards) if public_cards else None,
+        "row_size": len(prompt.row),
+        "picked": list(prompt.picked),
+    }
+
+
+# ---- hidden information -------------------------------------------------------------------------
+
+
+def visible_cards(state: State, seat: Seat | None) -> set[int]:
+    """Every card whose identity and place `seat` (None = spectator) can see now."""
+    seen: set[int] = set(state.ruins)
+    for player in state.players:
+        seen.update(player.deeds)
+    if state.chain is not None:
+        seen.add(state.chain.card)
+        seen.update(state.chain.used_sources)
+    prompt = state.prompt
+    if prompt is not None and prompt.kind in ("recycle", "salvage"):
+        seen.update(prompt.cards)
+    if seat is None:
+        return seen
+    me = state.players[seat]
+    seen.update(me.hand)
+    seen.update(me.future)
+    for reveal in state.reveals:
+        if reveal.seat == seat:
+            seen.update(reveal.cards)
+    if prompt is not None and prompt.seat == seat:
+        seen.update(prompt.cards)
+    return seen
+
+
+def random_permutation(items: list[int], seed: int) -> list[int]:
+    """The items in a random order drawn from one 64-bit seed.
+
+    Sorting by a SplitMix64 hash of (seed, item) is a uniform shuffle for our purposes and costs
+    one hash per item instead of one `Rng.randbelow` per item: determinize runs very often.
+    """
+
+    def key(item: int) -> int:
+        z = (seed + (item + 1) * 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    return sorted(items, key=key)
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def remap_cards(state: State, mapping: dict[int, int]) -> None:
+    """Rename cards everywhere in a freshly cloned state (a re-deal of the renamed cards)."""
+
+    def swap(cards: list[int]) -> None:
+        cards[:] = [mapping.get(c, c) for c in cards]
+
+    for player in state.players:
+        for pile in (player.hand, player.deck, player.future, player.deeds):
+            swap(pile)
+    swap(state.well)
+    swap(state.ruins)
+    if state.chain is not None:
+        state.chain.card = mapping.get(state.chain.card, state.chain.card)
+        swap(state.chain.used_sources)
+    if state.prompt is not None:
+        swap(state.prompt.cards)
+        swap(state.prompt.row)
+    for reveal in state.reveals:
+        swap(reveal.cards)

@@ -1,0 +1,215 @@
+"""Karmaka's small named rules: seats and teams, legal targets, the Well, the Ruins, scoring.
+
+Rule source: shared/rules/karmaka.md ("Targets", "The Well runs out", "Reincarnation").
+The helpers that change a state mutate it in place; the engine only calls them on a fresh copy.
+"""
+
+from __future__ import annotations
+
+from engines.core import JSON, Event, Seat, who
+from engines.karmaka.cards import (
+    KIND_BY_ID,
+    LADDER,
+    NUM_CARDS,
+    RUINS_KEPT_ON_REFILL,
+    SCORED_COLOURS,
+    TRANSCENDENCE,
+    CardKind,
+    kind,
+)
+from engines.karmaka.model import State
+
+# ---- seats and teams ----------------------------------------------------------------------------
+
+
+def left_of(state: State, seat: Seat) -> Seat:
+    """The next seat clockwise (the player on your left)."""
+    return (seat + 1) % state.num_players
+
+
+def team_of(state: State, seat: Seat) -> list[Seat]:
+    """The seats that win together with `seat` (just `seat` in free_for_all)."""
+    if state.mode == "teams_2v2":
+        return [s for s in range(state.num_players) if s % 2 == seat % 2]
+    if state.mode == "big_bad_wolf_2v1":
+        return [0] if seat == 0 else [1, 2]
+    return [seat]
+
+
+def partner_of(state: State, seat: Seat) -> Seat | None:
+    """Your team-mate in the team modes, else None."""
+    mates = [s for s in team_of(state, seat) if s != seat]
+    return mates[0] if mates else None
+
+
+def rivals_clockwise(state: State, seat: Seat) -> list[Seat]:
+    """Your rivals, starting with the first one on your left."""
+    team = team_of(state, seat)
+    order = [(seat + i) % state.num_players for i in range(1, state.num_players)]
+    return [s for s in order if s not in team]
+
+
+def is_opposite(state: State, seat: Seat, other: Seat) -> bool:
+    """Whether `other` sits opposite `seat` at a 4-player table."""
+    return state.num_players == 4 and (seat + 2) % 4 == other
+
+
+def adjacency_applies(state: State) -> bool:
+    """4-player free_for_all: abilities may not target the player opposite (seed)."""
+    return state.num_players == 4 and state.mode == "free_for_all"
+
+
+def legal_targets(state: State, actor: Seat, card_kind: str) -> list[Seat]:
+    """Who the ability of `card_kind`, resolved by `actor`, may name, self first then clockwise."""
+    info = kind_info(card_kind)
+    out: list[Seat] = [actor] if info.targeting == "any" else []
+    partner = partner_of(state, actor)
+    for i in range(1, state.num_players):
+        seat = (actor + i) % state.num_players
+        if seat == partner:
+            if not info.destructive:
+                out.append(seat)
+            continue
+        if adjacency_applies(state) and is_opposite(state, actor, seat):
+            continue
+        out.append(seat)
+    return out
+
+
+def mimic_sources(state: State, actor: Seat) -> list[Seat]:
+    """Whose Exposed Deed Mimic may copy: any rival (the one opposite too), or a partner."""
+    return [(actor + i) % state.num_players for i in range(1, state.num_players)]
+
+
+def offer_candidates(state: State, actor: Seat, target: Seat | None) -> list[Seat]:
+    """Who is offered a played card: the targeted rival, else every rival clockwise."""
+    rivals = rivals_clockwise(state, actor)
+    if target is not None and target in rivals:
+        return [target]
+    return rivals
+
+
+def kind_info(card_kind: str) -> CardKind:
+    """The static data of a card kind by its id."""
+    return KIND_BY_ID[card_kind]
+
+
+# ---- piles --------------------------------------------------------------------------------------
+
+
+def refill_well(state: State, events: list[Event]) -> None:
+    """Shuffle all Ruins but the top 3 into the empty Well (nothing moves with 3 or fewer)."""
+    if state.well or len(state.ruins) <= RUINS_KEPT_ON_REFILL:
+        return
+    moving = state.ruins[:-RUINS_KEPT_ON_REFILL]
+    state.ruins = state.ruins[-RUINS_KEPT_ON_REFILL:]
+    state.well = state.rng.shuffled(moving)
+    events.append(
+        Event.public(
+            f"The Well is empty: {len(moving)} cards of the Ruins are shuffled into a new Well; "
+            f"the top {RUINS_KEPT_ON_REFILL} stay."
+        )
+    )
+
+
+def take_from_well(state: State, events: list[Event]) -> int | None:
+    """The top card of the Well, refilling it first when empty; None if there is none."""
+    if not state.well:
+        refill_well(state, events)
+    if not state.well:
+        return None
+    return state.well.pop()
+
+
+def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) -> list[int]:
+    """Draw up to `count` cards from the Well into a Hand, one at a time; the cards drawn."""
+    drawn: list[int] = []
+    for _ in range(count):
+        card = take_from_well(state, events)
+        if card is None:
+            break
+        state.players[seat].hand.append(card)
+        drawn.append(card)
+    if drawn:
+        events.append(Event.private(seat, f"You draw {names(drawn)} from the Well."))
+    events.append(
+        Event.others(
+            seat, state.num_players, f"{who(seat)} draws {plural(len(drawn))} from the Well."
+        )
+    )
+    return drawn
+
+
+def ruin(state: State, card: int) -> None:
+    """Put a card face-up on top of the Ruins."""
+    state.ruins.append(card)
+
+
+# ---- scoring ------------------------------------------------------------------------------------
+
+
+def colour_totals(deeds: list[int]) -> dict[str, int]:
+    """Points of the Deeds per colour, mosaic apart."""
+    totals = {"red": 0, "green": 0, "blue": 0, "mosaic": 0}
+    for card in deeds:
+        info = kind(card)
+        totals[info.colour] += info.points
+    return totals
+
+
+def card_score(deeds: list[int]) -> int:
+    """Best single colour plus every mosaic point."""
+    totals = colour_totals(deeds)
+    return max(totals[c] for c in SCORED_COLOURS) + totals["mosaic"]
+
+
+def threshold(rung: int) -> int | None:
+    """Points needed to move up from `rung` (None on Transcendence)."""
+    return LADDER[rung].threshold
+
+
+def has_transcended(state: State, seat: Seat) -> bool:
+    """Whether a seat stands on the top rung."""
+    return state.players[seat].rung == TRANSCENDENCE
+
+
+# ---- text and JSON forms ------------------------------------------------------------------------
+
+
+def name(card: int) -> str:
+    """The English name of a physical card."""
+    return kind(card).name
+
+
+def names(cards: list[int]) -> str:
+    """A readable list of card names."""
+    return ", ".join(name(c) for c in cards) if cards else "nothing"
+
+
+def plural(count: int) -> str:
+    """`1 card`, `2 cards`."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def card_json(card: int) -> JSON:
+    """A physical card as the screen draws it."""
+    return dict(_CARD_JSON[card])
+
+
+def cards_json(cards: list[int]) -> list[JSON]:
+    """Several cards, in the given order."""
+    return [dict(_CARD_JSON[c]) for c in cards]
+
+
+def _card_json(card: int) -> JSON:
+    info = kind(card)
+    return {
+        "id": card,
+        "card": info.id,
+        "name": info.name,
+        "colour": info.colour,
+        "points": info.points,
+    }
+
+
+_CARD_JSON: tuple[JSON, ...] = tuple(_card_json(c) for c in range(NUM_CARDS))

@@ -1,0 +1,158 @@
+"""Karmaka views, hidden information and the log (shared/rules/karmaka.md, "Hidden information")."""
+
+from __future__ import annotations
+
+import json
+
+from engines.core import Rng
+from engines.karmaka import ENGINE
+from engines.karmaka.model import Pick, State
+from engines.karmaka.rules import reincarnate
+from tests.engines.invariants import canonical, check_state_invariants
+from tests.engines.karmaka.position import act, cid, play, step, table, target, texts
+
+X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
+
+
+def ids(cards: list[dict[str, object]]) -> list[object]:
+    """The ids of cards in a view."""
+    return [c["id"] for c in cards]
+
+
+def no_leak(state: State) -> None:
+    """The shared invariant check (views unchanged by determinize, refusals, round trip)."""
+    check_state_invariants(ENGINE, state, state.num_players, Rng.from_seed(11))
+
+
+def test_view_shows_own_cards_and_only_counts_of_hidden_piles() -> None:
+    """Own Hand and Future Life in order; Decks are counts only, even for their owner."""
+    pk, sp = cid("peek"), cid("spite")
+    s = table(
+        3,
+        hands={0: [pk, X], 1: [Y]},
+        decks={0: [Z]},
+        futures={0: [sp, cid("crisis")], 1: [cid("panic")]},
+        deeds={1: [cid("voyage"), cid("embody")]},
+        ruins=[cid("roulette")],
+        rings={2: 2},
+    )
+    v = ENGINE.view(s, 0)
+    assert ids(v["hand"]) == [pk, X]
+    assert ids(v["future"]) == [sp, cid("crisis")]
+    assert "deck" not in v["players"][0] and v["players"][0]["deck_count"] == 1
+    b = v["players"][1]
+    assert (b["hand_count"], b["future_count"], b["relation"]) == (1, 1, "rival")
+    assert b["exposed"]["card"] == "embody" and b["totals"]["green"] == 3
+    assert b["card_score"] == 4 and b["threshold"] == 4 and b["reaches_threshold"]
+    assert v["players"][2]["rings"] == 2 and v["rings_supply"] == 10
+    assert v["ruins_top"]["card"] == "roulette" and v["well_count"] == len(s.well)
+    assert v["can_pass"] is True
+    spectator = ENGINE.view(s, None)
+    assert spectator["hand"] is None and spectator["future"] is None
+    assert "Peek" not in json.dumps(spectator) and "Spite" not in json.dumps(spectator)
+    no_leak(s)
+
+
+def test_peek_reveal_is_private_and_forgotten_at_the_end_of_the_turn() -> None:
+    """Only the actor's view lists the peeked Hand, until the turn ends."""
+    pk = cid("peek")
+    s = play(table(3, hands={0: [pk, X], 1: [Y, Z], 2: [cid("spite")]}), 0, pk)
+    s = target(s, 0, 1)
+    no_leak(s)
+    s = act(s, 1, {"type": "refuse"})
+    assert ids(ENGINE.view(s, 0)["revealed"][0]["cards"]) == [Y, Z]
+    no_leak(s)
+    s = act(s, 0, {"type": "end_turn"})
+    assert ENGINE.view(s, 0)["revealed"] == []
+
+
+def test_destiny_cards_are_seen_by_the_actor_alone() -> None:
+    """The prompt with the 3 cards is in the actor's view; others learn the count."""
+    d = cid("destiny")
+    s = play(table(hands={0: [d]}, well=[X, Y, Z]), 0, d)
+    mine = ENGINE.view(s, 0)["prompt"]
+    assert ids(mine["cards"]) == [Z, Y, X] and mine["optional"] is True
+    theirs = ENGINE.view(s, 1)
+    assert theirs["prompt"] is None and theirs["waiting"]["cards_count"] == 3
+    assert theirs["waiting"]["cards"] is None
+    no_leak(s)
+
+
+def test_swindle_and_spite_rows_stay_face_down_for_everyone() -> None:
+    """No view names the cards of a face-down row; the picks are positions."""
+    sw = cid("swindle")
+    hand = [cid("peek"), cid("spite"), cid("crisis"), cid("panic")]
+    s = target(play(table(3, hands={0: [sw], 1: hand, 2: [X]}), 0, sw), 0, 1)
+    for seat in (0, 2, None):
+        text = json.dumps(ENGINE.view(s, seat))
+        assert '"Spite"' not in text and '"Crisis"' not in text
+    assert ENGINE.view(s, 0)["prompt"]["positions"] == [1, 2, 3, 4]
+    no_leak(s)
+    s = act(s, 0, Pick(position=2))
+    no_leak(s)
+    s = act(s, 0, Pick(position=3))
+    s = act(s, 0, Pick(position=4))
+    assert len(ENGINE.view(s, 0)["prompt"]["cards"]) == 3
+    assert ENGINE.view(s, 2)["prompt"] is None
+    no_leak(s)
+
+
+def test_a_pending_decision_of_another_player_is_shown_to_that_player() -> None:
+    """Dwindle: the target's view holds the prompt with its choices; to_act names the target."""
+    dw = cid("dwindle")
+    s = target(play(table(3, hands={0: [dw], 1: [X, Y]}), 0, dw), 0, 1)
+    assert ENGINE.to_act(s) == frozenset({1})
+    assert ids(ENGINE.view(s, 1)["prompt"]["cards"]) == [X, Y]
+    assert ENGINE.view(s, 0)["waiting"]["seat"] == 1
+    no_leak(s)
+
+
+def test_offer_is_public_with_the_card_in_play() -> None:
+    """The card in play and who is asked are public."""
+    voy = cid("voyage")
+    s = play(table(3, hands={0: [voy]}, well=[X, Y, Z]), 0, voy)
+    v = ENGINE.view(s, None)
+    assert v["in_play"]["card"]["card"] == "voyage" and v["in_play"]["offer_to"] == [1, 2]
+    no_leak(s)
+
+
+def test_determinize_re_deals_what_the_seat_cannot_see() -> None:
+    """Rivals' Hands, Decks, Future Lives and the Well change; own and public cards do not."""
+    s = ENGINE.setup(3, ENGINE.parse_options({}), 8)
+    rng = Rng.from_seed(4)
+    seat = s.turn
+    others = [p for p in range(3) if p != seat]
+    changed = False
+    for _ in range(5):
+        d = ENGINE.determinize(s, seat, rng)
+        assert d.players[seat].hand == s.players[seat].hand
+        assert [len(p.hand) for p in d.players] == [len(p.hand) for p in s.players]
+        changed |= any(d.players[o].hand != s.players[o].hand for o in others)
+    assert changed
+
+
+def test_game_end_reveals_every_card() -> None:
+    """Decision: at the end all Hands, Decks and Future Lives are in every view."""
+    deeds = [cid("thievery"), cid("swindle"), cid("embody")]
+    s = table(deeds={0: deeds}, rungs={0: 3}, hands={1: [X]}, decks={1: [Y]})
+    reincarnate(s, 0, 0, [])
+    v = ENGINE.view(s, None)
+    assert ids(v["players"][1]["hand"]) == [X] and ids(v["players"][1]["deck"]) == [Y]
+    assert v["outcome"]["winners"] == [0]
+    no_leak(s)
+
+
+def test_draw_events_have_a_private_and_a_public_half() -> None:
+    """'You draw Voyage' for the drawer, 'draws from their Deck' for the others."""
+    s = table(hands={0: [X], 1: [Y]}, decks={1: [cid("voyage")]})
+    result = step(s, 0, {"type": "play", "card": X, "way": "deed"})
+    assert any("You draw Voyage" in t for t in texts(result.events, 1))
+    assert not any("Voyage" in t for t in texts(result.events, 0))
+    assert any("{p1} draws from their Deck" in t for t in texts(result.events, None))
+
+
+def test_views_are_stable_json() -> None:
+    """Views are plain JSON and the same state gives the same text."""
+    s = ENGINE.setup(4, ENGINE.parse_options({}), 2)
+    for seat in (0, 1, 2, 3, None):
+        assert canonical(ENGINE.view(s, seat)) == canonical(ENGINE.view(s, seat))
