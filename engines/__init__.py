@@ -10,14 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from engines.core import Engine
+from engines.ganges import ENGINE as GANGES
 from engines.incan_gold import ENGINE as INCAN_GOLD
 from engines.karmaka import ENGINE as KARMAKA
 from engines.racing_hedgehogs import ENGINE as RACING_HEDGEHOGS
 
 ENGINES: tuple[Engine[Any, Any], ...] = (
     INCAN_GOLD,
-    KARMAKA,
     RACING_HEDGEHOGS,
+    KARMAKA,
+    GANGES,
 )
 """Every game the server offers, in the order the lobby lists them."""
 

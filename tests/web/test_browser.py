@@ -37,7 +37,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         if os.environ.get("CI"):
             pytest.fail("Debian's chromium is required in CI")
         pytest.skip("chromium is not installed")
-    from playwright.async_api import Page, async_playwright, expect
+    from playwright.async_api import Page, ViewportSize, async_playwright, expect
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
@@ -47,7 +47,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
             headless=True,
             args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
         )
-        laptop = {"width": 1280, "height": 800}
+        laptop: ViewportSize = {"width": 1280, "height": 800}
         pages: list[Page] = []
         for _ in range(4):
             ctx = await browser.new_context(viewport=laptop)
@@ -126,7 +126,10 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         # Phone-sized screen of a player mid-game.
         phone_ctx = await browser.new_context(viewport={"width": 390, "height": 844})
         phone = await phone_ctx.new_page()
-        await phone.context.add_cookies(await celina.context.cookies())
+        cookies = await celina.context.cookies()
+        await phone.context.add_cookies(
+            [{"name": c["name"], "value": c["value"], "url": base} for c in cookies]
+        )
         await phone.goto(invite)
         await expect(phone.locator("#me .choice.torch")).to_be_visible()
         await phone.screenshot(path=SHOTS / "game_phone.png", full_page=True)

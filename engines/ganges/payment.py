@@ -1,0 +1,175 @@
+"""Ganges: Cards & Karma — paying for buildings, ships and palace cards.
+
+Rule source: shared/rules/ganges.md ("Paying"). Buildings: dice of the cost colour whose total
+reaches the minimum sum, every paying card needed; karma only raises and then must hit the sum
+exactly. Ships and palace cards: exactly one die of the exact value, karma bridging the gap.
+An administrator may stand in for a die as a joker with a declared value (never with karma).
+
+`check_*` accept every valid payment; `*_payments` list one canonical payment per distinct
+choice (cards of equal colour and value are interchangeable) so bots get a short list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from engines.core import IllegalAction
+from engines.ganges.cards import CARDS, DIE_VALUES, Card
+
+MAX_DIE = max(DIE_VALUES)
+MIN_DIE = min(DIE_VALUES)
+
+
+@dataclass(frozen=True)
+class Die:
+    """A hand card seen as a die."""
+
+    card: str
+    colour: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Hand cards paid, joker values declared and karma tokens spent."""
+
+    cards: tuple[str, ...] = ()
+    jokers: tuple[int, ...] = ()
+    karma: int = 0
+
+
+def check_common(
+    hand: list[Die],
+    pay: list[str],
+    jokers: list[int],
+    karma: int,
+    karma_held: int,
+    admins_held: int,
+) -> list[Die]:
+    """Cards in hand and distinct, jokers and karma available; the paying dice."""
+    by_id = {d.card: d for d in hand}
+    if len(set(pay)) != len(pay):
+        raise IllegalAction("A card can be paid only once.")
+    missing = [c for c in pay if c not in by_id]
+    if missing:
+        raise IllegalAction(f"{', '.join(missing)} is not in your hand.")
+    if len(jokers) > admins_held:
+        raise IllegalAction("Each joker needs an administrator card, and you have too few.")
+    if any(not MIN_DIE <= v <= MAX_DIE for v in jokers):
+        raise IllegalAction("A joker's declared value must be between 1 and 6.")
+    if karma < 0 or karma > karma_held:
+        raise IllegalAction(f"You cannot spend {karma} karma; you have {karma_held}.")
+    if not pay and not jokers:
+        raise IllegalAction("This card must be paid for.")
+    return [by_id[c] for c in pay]
+
+
+def check_building_payment(building: Card, dice: list[Die], jokers: list[int], karma: int) -> None:
+    """Dice of the cost colour reaching the minimum sum, no card superfluous, karma exact."""
+    wrong = [d.card for d in dice if d.colour != building.cost_colour]
+    if wrong:
+        raise IllegalAction(
+            f"{building.id} is paid with {building.cost_colour} dice only; "
+            f"{', '.join(wrong)} is not {building.cost_colour}."
+        )
+    values = [d.value for d in dice] + list(jokers)
+    total = sum(values)
+    if karma == 0:
+        if total < building.min_sum:
+            raise IllegalAction(f"The dice total {total}, below the cost {building.min_sum}.")
+        if total - min(values) >= building.min_sum:
+            raise IllegalAction("Every paying card must be needed; leave out the superfluous one.")
+        return
+    if not dice:
+        raise IllegalAction("Karma changes dice cards, not administrator jokers.")
+    if karma > sum(MAX_DIE - d.value for d in dice):
+        raise IllegalAction("Karma can never raise a die above 6.")
+    if total + karma != building.min_sum:
+        raise IllegalAction(
+            f"With karma the total must equal the cost {building.min_sum} exactly "
+            f"(dice {total} + karma {karma})."
+        )
+
+
+def check_exact_payment(target: Card, dice: list[Die], jokers: list[int], karma: int) -> None:
+    """One die (or one joker) of exactly the cost value; karma spent equals the gap."""
+    cost = target.cost_value
+    if len(dice) + len(jokers) != 1:
+        raise IllegalAction(
+            f"{target.id} is paid with exactly one die of value {cost}; dice cannot be combined."
+        )
+    if jokers:
+        if jokers[0] != cost:
+            raise IllegalAction(f"The joker must be declared as a {cost}.")
+        if karma:
+            raise IllegalAction("Karma changes dice cards, not administrator jokers.")
+        return
+    gap = abs(dice[0].value - cost)
+    if karma != gap:
+        raise IllegalAction(
+            f"{dice[0].card} shows {dice[0].value}; paying {cost} takes exactly {gap} karma."
+        )
+
+
+def building_payments(building: Card, hand: list[Die], karma: int, admins: int) -> list[Payment]:
+    """Canonical payments for a building: plain, or completed by jokers and/or karma.
+
+    Equal dice are merged (the first such cards in hand order are named); jokers are declared
+    6 except the last, which takes what is left, so every listed payment hits the sum exactly.
+    """
+    cost = building.min_sum
+    groups: dict[int, list[str]] = {}
+    for d in hand:
+        if d.colour == building.cost_colour:
+            groups.setdefault(d.value, []).append(d.card)
+    values = sorted(groups)
+    out: list[Payment] = []
+    for counts in product(*(range(len(groups[v]) + 1) for v in values)):
+        cards = tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
+        chosen = [v for v, n in zip(values, counts, strict=True) for _ in range(n)]
+        total = sum(chosen)
+        if chosen and total >= cost:
+            if total - min(chosen) < cost:
+                out.append(Payment(cards))
+            continue
+        gap = cost - total
+        needed = -(-gap // MAX_DIE)
+        if needed <= admins:
+            jokers = (MAX_DIE,) * (needed - 1) + (gap - MAX_DIE * (needed - 1),)
+            out.append(Payment(cards, jokers=jokers))
+        if not chosen:
+            continue
+        # Karma closes the rest of the gap, alone or after jokers declared 6 (fewer jokers
+        # than `needed`, so the administrators saved are the trade-off).
+        room = sum(MAX_DIE - v for v in chosen)
+        for j in range(min(admins, needed - 1) + 1):
+            rest = gap - MAX_DIE * j
+            if rest <= min(karma, room):
+                out.append(Payment(cards, jokers=(MAX_DIE,) * j, karma=rest))
+    return out
+
+
+def exact_payments(target: Card, hand: list[Die], karma: int, admins: int) -> list[Payment]:
+    """Canonical payments for a ship or palace card: one die per colour and value, or a joker."""
+    cost = target.cost_value
+    out: list[Payment] = []
+    seen: set[tuple[str, int]] = set()
+    for d in hand:
+        if (d.colour, d.value) in seen:
+            continue
+        seen.add((d.colour, d.value))
+        gap = abs(d.value - cost)
+        if gap <= karma:
+            out.append(Payment((d.card,), karma=gap))
+    if admins:
+        out.append(Payment(jokers=(cost,)))
+    return out
+
+
+def payments_for(card_id: str, hand: list[Die], karma: int, admins: int) -> list[Payment]:
+    """Canonical payments for any paid card on the table."""
+    target = CARDS[card_id]
+    if target.kind == "building":
+        return building_payments(target, hand, karma, admins)
+    return exact_payments(target, hand, karma, admins)

@@ -1,0 +1,387 @@
+"""Ganges: Cards & Karma (Rajas of the Ganges: Cards & Karma) for 2–4 players — the engine.
+
+Rule source: shared/rules/ganges.md, which restates the Polish seed rulebook
+shared/seeds/000_c8350587f485903d.txt and settles its open points. The card list is the spec's
+PROVISIONAL one (cards.py). The flow of play lives in flow.py, payments in payment.py, triples in
+triples.py and the views in view.py; this module is the `Engine` surface.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from engines.core import (
+    JSON,
+    Engine,
+    Event,
+    GameSpec,
+    IllegalAction,
+    Outcome,
+    Rng,
+    Seat,
+    Step,
+    rank_by,
+    who,
+)
+from engines.ganges import flow
+from engines.ganges.actions import (
+    ACTION_ADAPTER,
+    AdminAction,
+    AdminDraw,
+    Build,
+    BuyShip,
+    Choose,
+    Convert,
+    Discard,
+    EndTurn,
+    Pick,
+    Resolve,
+    Stop,
+    TakeDie,
+    TakeGoods,
+    UsePalace,
+    action_text,
+)
+from engines.ganges.cards import (
+    ADMINISTRATORS,
+    CARDS,
+    CATALOGUE,
+    DIE_COLOURS,
+    START_HAND,
+    TABLE_SIZE,
+    TRACK_BONUSES,
+)
+from engines.ganges.payment import (
+    Payment,
+    building_payments,
+    check_building_payment,
+    check_common,
+    check_exact_payment,
+    exact_payments,
+)
+from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard, clone
+from engines.ganges.view import build_view, redeal
+
+MAIN_KINDS: dict[str, str] = {
+    "build": "building",
+    "ship": "ship",
+    "goods": "goods",
+    "palace": "palace",
+}
+"""Which card kind each main action B–E takes (A takes any)."""
+
+
+def deal_values(rng: Rng) -> dict[str, int]:
+    """The secret die values: each colour's catalogue values shuffled over that colour's cards."""
+    values: dict[str, int] = {}
+    for colour in DIE_COLOURS:
+        cards = [c for c in CATALOGUE if c.die_colour == colour]
+        shuffled = rng.shuffled([c.die_value for c in cards])
+        values.update({c.id: v for c, v in zip(cards, shuffled, strict=True)})
+    return values
+
+
+def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | UsePalace) -> None:
+    """Validate the payment for the action's card, then spend cards, jokers and karma."""
+    p = state.players[seat]
+    target = CARDS[action.card]
+    dice = check_common(
+        flow.hand_dice(state, seat), action.pay, action.jokers, action.karma, p.karma, p.admins
+    )
+    if target.kind == "building":
+        check_building_payment(target, dice, action.jokers, action.karma)
+    else:
+        check_exact_payment(target, dice, action.jokers, action.karma)
+    for card_id in action.pay:
+        flow.discard_from_hand(state, events, seat, card_id, "pays with {die}")
+    for value in action.jokers:
+        p.admins -= 1
+        state.admin_supply += 1
+        declared = f"{target.cost_colour} {value}" if target.cost_colour else f"a {value}"
+        events.append(Event.public(f"{who(seat)} pays with an administrator as {declared}."))
+    if action.karma:
+        p.karma -= action.karma
+        events.append(Event.public(f"{who(seat)} spends {action.karma} karma."))
+
+
+def main_action(state: State, events: flow.Events, seat: int, action: Any) -> None:
+    """Actions A–E: check the card and the payment, then take the card and queue its gains."""
+    card_id = action.card
+    if card_id not in state.table:
+        raise IllegalAction(f"{card_id} is not on the table.")
+    kind = MAIN_KINDS.get(action.type)
+    if kind is not None and CARDS[card_id].kind != kind:
+        raise IllegalAction(f"{card_id} is not a {kind} card.")
+    if isinstance(action, Build | BuyShip | UsePalace):
+        pay(state, events, seat, action)
+    state.owed -= 1
+    flow.push(state, Task(kind="settle"))
+    if isinstance(action, TakeDie):
+        flow.push(state, flow.hand_task(card_id))
+        return
+    flow.remove_from_table(state, events, card_id)
+    if isinstance(action, Build):
+        flow.place_building(state, events, seat, card_id)
+    elif isinstance(action, BuyShip):
+        flow.place_ship(state, events, seat, card_id)
+    elif isinstance(action, TakeGoods):
+        flow.place_goods(state, events, seat, card_id)
+    else:
+        flow.carry_out_palace(state, events, seat, card_id)
+
+
+def _paid(
+    cls: type[Build] | type[BuyShip] | type[UsePalace], card_id: str, payment: Payment
+) -> Any:
+    return cls(
+        card=card_id, pay=list(payment.cards), jokers=list(payment.jokers), karma=payment.karma
+    )
+
+
+def main_actions(state: State, seat: int) -> list[Any]:
+    """Every canonical main action A–E (and the administrator's draw), in table slot order."""
+    p = state.players[seat]
+    dice = flow.hand_dice(state, seat)
+    out: list[Any] = []
+    for card_id in flow.table_cards(state):
+        card = CARDS[card_id]
+        out.append(TakeDie(card=card_id))
+        if card.kind == "goods":
+            out.append(TakeGoods(card=card_id))
+        elif card.kind == "building":
+            out += [
+                _paid(Build, card_id, pm) for pm in building_payments(card, dice, p.karma, p.admins)
+            ]
+        elif card.kind == "ship":
+            out += [
+                _paid(BuyShip, card_id, pm) for pm in exact_payments(card, dice, p.karma, p.admins)
+            ]
+        else:
+            out += [
+                _paid(UsePalace, card_id, pm)
+                for pm in exact_payments(card, dice, p.karma, p.admins)
+            ]
+    if p.admins:
+        out.append(AdminDraw())
+    return out
+
+
+def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:
+    """Ranking keys: finished, flipped cards, tie points, karma (bigger is better)."""
+    return {
+        s: (int(flow.has_finished(p)), flow.flipped_count(p), flow.tie_points(p), p.karma)
+        for s, p in enumerate(state.players)
+    }
+
+
+def winning_reason(
+    keys: dict[Seat, tuple[int, ...]], finished: list[Seat], winners: frozenset[Seat]
+) -> str:
+    """Why the winners won: sole finisher, tie points, karma, or a shared win."""
+    if len(finished) == 1:
+        return "first to flip all six track cards"
+    if len(winners) > 1:
+        return "shared win (tied points and karma)"
+    points = keys[next(iter(winners))][2]
+    if any(keys[s][2] == points for s in finished if s not in winners):
+        return "tie-break on karma"
+    return "tie-break on fame and coins"
+
+
+class Ganges(Engine[State, Any]):
+    """Ganges: Cards & Karma for 2–4 players."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        id="ganges",
+        title="Ganges: Cards & Karma",
+        min_players=2,
+        max_players=4,
+        options=Options,
+        hidden_information=True,
+        simultaneous=False,
+        summary="Use cards as dice to build, trade and sail; flip your six track cards first.",
+    )
+    state_type: ClassVar[type[BaseModel]] = State
+    action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
+
+    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+        """Secret die values, shuffled deck, the table, a random start player, 4 cards each."""
+        opts = Options.model_validate(options.model_dump())
+        if num_players not in TABLE_SIZE:
+            raise IllegalAction(f"Ganges needs 2 to 4 players, not {num_players}.")
+        rng = Rng.from_seed(seed)
+        values = deal_values(rng)
+        deck = rng.shuffled([c.id for c in CATALOGUE])
+        players = [
+            Player(track=[TrackCard(bonus=b) for b in rng.shuffled(list(TRACK_BONUSES))])
+            for _ in range(num_players)
+        ]
+        state = State(
+            num_players=num_players,
+            night_side_up=opts.night_side_up,
+            rng=rng,
+            values=values,
+            deck=deck,
+            table=[None] * TABLE_SIZE[num_players],
+            players=players,
+            admin_supply=ADMINISTRATORS,
+            start_player=rng.randbelow(num_players),
+        )
+        events: flow.Events = []
+        flow.refill_table(state, events)
+        for k in range(num_players):
+            seat = (state.start_player + k) % num_players
+            for _ in range(START_HAND):
+                card_id = flow.draw(state, events)
+                if card_id is not None:
+                    state.players[seat].hand.append(card_id)
+        flow.begin_turn(state, events)
+        flow.advance(state, events)
+        return state
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """The seat named by the pending prompt; nobody once the game is over."""
+        if state.over or state.prompt is None:
+            return frozenset()
+        return frozenset({state.prompt.seat})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Any]:
+        """The answers to the pending prompt (payments canonicalised), in a fixed order."""
+        prompt = state.prompt
+        if state.over or prompt is None or prompt.seat != seat:
+            return []
+        if prompt.kind == "action":
+            return main_actions(state, seat)
+        if prompt.kind == "end_turn":
+            return [EndTurn(), AdminAction(), AdminDraw()]
+        if prompt.kind == "discard":
+            seen: set[tuple[str, int]] = set()
+            out: list[Any] = []
+            for d in flow.hand_dice(state, seat):
+                if (d.colour, d.value) not in seen and d.card in prompt.cards:
+                    seen.add((d.colour, d.value))
+                    out.append(Discard(card=d.card))
+            return out
+        if prompt.kind == "pick":
+            picks: list[Any] = [Pick(card=c) for c in prompt.cards]
+            return [*picks, Stop()] if prompt.optional else picks
+        if prompt.kind == "choose":
+            return [Choose(option=o) for o in prompt.options]
+        if prompt.kind == "resolve":
+            return [Resolve(option=i) for i in range(len(prompt.resolutions))]
+        return [Convert(by=c.by, position=c.position) for c in prompt.conversions]
+
+    def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
+        """Validate the answer to the pending prompt, apply it and run on to the next decision."""
+        self.check_turn(state, seat)
+        prompt = state.prompt
+        assert prompt is not None
+        new = clone(state)
+        events: flow.Events = []
+        p = new.players[seat]
+
+        def need(kind: str, what: str) -> None:
+            """Refuse unless the pending prompt is of this kind."""
+            if prompt.kind != kind:
+                raise IllegalAction(f"You cannot {what} now; the game waits for: {prompt.kind}.")
+
+        if isinstance(action, TakeDie | Build | BuyShip | TakeGoods | UsePalace):
+            need("action", "take an action")
+            main_action(new, events, seat, action)
+        elif isinstance(action, AdminDraw):
+            if prompt.kind not in ("action", "end_turn"):
+                raise IllegalAction("An administrator can be used only between actions.")
+            if not p.admins:
+                raise IllegalAction("You have no administrator.")
+            p.admins -= 1
+            new.admin_supply += 1
+            events.append(Event.public(f"{who(seat)} returns an administrator to draw 2 cards."))
+            flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
+        elif isinstance(action, AdminAction):
+            need("end_turn", "buy an extra action")
+            if not p.admins:
+                raise IllegalAction("You have no administrator.")
+            p.admins -= 1
+            new.admin_supply += 1
+            new.owed += 1
+            events.append(
+                Event.public(f"{who(seat)} returns an administrator for an extra action.")
+            )
+        elif isinstance(action, EndTurn):
+            need("end_turn", "end your turn")
+            flow.end_turn(new, events)
+        elif isinstance(action, Discard):
+            need("discard", "discard")
+            if action.card not in prompt.cards:
+                raise IllegalAction(f"{action.card} is not in your hand.")
+            flow.discard_from_hand(
+                new, events, seat, action.card, "discards {die} to make room (hand limit 8)"
+            )
+        elif isinstance(action, Pick):
+            need("pick", "pick a card")
+            if action.card not in prompt.cards:
+                raise IllegalAction(
+                    f"{action.card} cannot be picked; choose one of the offered cards."
+                )
+            flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
+        elif isinstance(action, Stop):
+            need("pick", "stop")
+            if not prompt.optional:
+                raise IllegalAction("This gain is compulsory while the cards exist.")
+            new.tasks.pop()
+            events.append(Event.public(f"{who(seat)} takes no second goods card."))
+        elif isinstance(action, Choose):
+            need("choose", "choose a bonus option")
+            if action.option not in prompt.options:
+                raise IllegalAction(
+                    f"'{action.option}' is not possible; choose one of {', '.join(prompt.options)}."
+                )
+            new.tasks.pop()
+            flow.apply_bonus_option(new, events, seat, action.option)
+        elif isinstance(action, Resolve):
+            need("resolve", "resolve triples")
+            if not 0 <= action.option < len(prompt.resolutions):
+                raise IllegalAction("No such resolution set.")
+            flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
+        elif isinstance(action, Convert):
+            need("convert", "flip a track card")
+            conv = Conversion(by=action.by, position=action.position)
+            if conv not in prompt.conversions:
+                raise IllegalAction("That track card cannot be flipped that way now.")
+            flow.convert(new, events, seat, conv)
+        else:
+            raise IllegalAction("Unknown action.")
+        flow.advance(new, events)
+        return Step(new, events)
+
+    def view(self, state: State, seat: Seat | None) -> JSON:
+        """The screen for `seat` (None = spectator): no hidden die value or bonus leaks."""
+        result = self.outcome(state)
+        return build_view(state, seat, result.to_json() if result else None)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """After the final round: all-six first, then tie points (2/fame, 1/coin), then karma."""
+        if not state.over:
+            return None
+        keys = outcome_keys(state)
+        ranks = rank_by(keys)
+        winners = frozenset(s for s, r in ranks.items() if r == 1)
+        finished = [s for s, k in keys.items() if k[0]]
+        reason = winning_reason(keys, finished, winners)
+        details: JSON = {
+            "points": {str(s): k[2] for s, k in keys.items()},
+            "karma": {str(s): k[3] for s, k in keys.items()},
+            "finished": sorted(finished),
+        }
+        scores = {s: k[1] for s, k in keys.items()}
+        return Outcome(scores, ranks, winners, reason, details)
+
+    def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
+        """Re-deal hidden die values (by colour), the deck below its top, unflipped bonuses."""
+        return redeal(state, seat, rng)
+
+    def action_text(self, action: Any) -> str:
+        """Short canonical text, e.g. `build B42 pay G37+J6`, `ship S02 pay G17 karma 1`."""
+        return action_text(action)

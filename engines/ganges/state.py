@@ -1,0 +1,193 @@
+"""Ganges: Cards & Karma — the state models (pydantic, so a state dumps to JSON and loads back).
+
+Rule source: shared/rules/ganges.md (seed: shared/seeds/000_c8350587f485903d.txt).
+Cards are referred to by their catalogue id (`S12`, `B11`, `G17`, `P09`); see `cards.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.core import Rng
+
+
+class Options(BaseModel):
+    """Table options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    night_side_up: bool = Field(
+        default=False,
+        description="Score-track cards start night side up: bonuses visible, any order",
+    )
+
+
+class TrackCard(BaseModel):
+    """One score-track card: its night-side bonus and whether it has been used (flipped).
+
+    Frozen: flipping or re-dealing replaces the card, so clones may share track cards.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    bonus: str
+    flipped: bool = False
+
+
+class Player(BaseModel):
+    """One player's hand, display, tokens and score track."""
+
+    hand: list[str] = Field(default_factory=list)
+    """Cards held as dice, in the order they entered the hand."""
+    buildings: list[str] = Field(default_factory=list)
+    ships: list[str] = Field(default_factory=list)
+    """The ship row, always in ascending ship number."""
+    goods: list[str] = Field(default_factory=list)
+    fame: int = 0
+    karma: int = 0
+    coins: int = 0
+    admins: int = 0
+    track: list[TrackCard] = Field(default_factory=list)
+
+
+TaskKind = Literal[
+    "settle", "hand", "take", "choose", "effect", "reward", "top_card", "discard_carried"
+]
+
+
+class Task(BaseModel):
+    """One piece of pending work of the active player, kept on a stack (last = next).
+
+    - `settle`: the settle step (triples, third karma, third administrator, track flips).
+    - `hand`: take one card into hand; `source` is `table` (player picks), `deck` (the top)
+      or a card id (action A's chosen card). The hand limit is applied first.
+    - `take`: take one table card of kind `code` (`goods`, `palace`, `ship`) and use it;
+      `optional` lets the player decline (the second card of `goodscards1or2`).
+    - `choose`: a track bonus with two options (`code`).
+    - `effect`: carry out a palace effect (`code`); `reward`: a ship reward (`code`).
+    - `top_card`: palace 6, carry out the deck's top card for free.
+    - `discard_carried`: the palace card `source` has been carried out; discard it.
+    """
+
+    kind: TaskKind
+    code: str = ""
+    source: str = ""
+    optional: bool = False
+
+
+class Triple(BaseModel):
+    """One candidate triple in a display: what it uses, discards and pays."""
+
+    kind: Literal["same_buildings", "different_buildings", "same_goods", "different_goods", "ships"]
+    label: str
+    symbols: list[str]
+    cards: list[str]
+    admins: int = 0
+    coins: int = 0
+
+
+class Resolution(BaseModel):
+    """A resolution set: triples that share no symbol and that no further triple can join."""
+
+    triples: list[Triple]
+    discard: list[str]
+    admins: int
+    coins: int
+
+
+class Conversion(BaseModel):
+    """Spend 3 fame or 6 coins to flip the track card at `position` (1 = leftmost)."""
+
+    by: Literal["fame", "coins"]
+    position: int
+
+
+PromptKind = Literal["action", "end_turn", "discard", "pick", "choose", "resolve", "convert"]
+
+
+class Prompt(BaseModel):
+    """The decision the game waits for: who decides, what kind, and the choices.
+
+    - `action`: a main action A–E is owed (`owed` of them); administrators may be used.
+    - `end_turn`: end the turn, or use an administrator (extra action / two deck cards).
+    - `discard`: the hand is full; discard one of `cards` before the next card comes in.
+    - `pick`: take one of the table `cards` for `reason`; `optional` allows `stop`.
+    - `choose`: one of `options` for the track bonus `reason`.
+    - `resolve`: one of `resolutions` (triples that want the same symbol).
+    - `convert`: one of `conversions` (fame or coins, which track card).
+    """
+
+    kind: PromptKind
+    seat: int
+    reason: str = ""
+    owed: int = 0
+    cards: list[str] = Field(default_factory=list)
+    optional: bool = False
+    options: list[str] = Field(default_factory=list)
+    resolutions: list[Resolution] = Field(default_factory=list)
+    conversions: list[Conversion] = Field(default_factory=list)
+
+
+class State(BaseModel):
+    """The full state of a game of Ganges: Cards & Karma."""
+
+    num_players: int
+    night_side_up: bool = False
+    rng: Rng
+    values: dict[str, int]
+    """The secret die value of every card (dealt per colour at setup)."""
+    deck: list[str] = Field(default_factory=list)
+    """Draw pile, top first; action side up, so only `deck[0]` is visible."""
+    table: list[str | None] = Field(default_factory=list)
+    discard: list[str] = Field(default_factory=list)
+    """Discard pile, bottom first, die side up (public)."""
+    carried: list[str] = Field(default_factory=list)
+    """Palace cards being carried out (on their way to the discard pile)."""
+    players: list[Player]
+    admin_supply: int
+    start_player: int
+    elephant_green: bool = True
+    round: int = 1
+    phase: int = 1
+    turn: int = 0
+    """How many players have already had their turn in this phase."""
+    owed: int = 0
+    """Main actions the active player still has to take this turn."""
+    tasks: list[Task] = Field(default_factory=list)
+    prompt: Prompt | None = None
+    last_ship: str | None = None
+    """The ship card that most recently entered any ship row (palace 5)."""
+    over: bool = False
+
+
+def clone(state: State) -> State:
+    """A copy deep enough for `apply` and `determinize` to mutate (much faster than deepcopy).
+
+    Tasks, prompts and their parts are never mutated once made, so they are shared.
+    """
+    players = [
+        p.model_copy(
+            update={
+                "hand": list(p.hand),
+                "buildings": list(p.buildings),
+                "ships": list(p.ships),
+                "goods": list(p.goods),
+                "track": list(p.track),
+            }
+        )
+        for p in state.players
+    ]
+    return state.model_copy(
+        update={
+            "rng": state.rng.model_copy(),
+            "values": dict(state.values),
+            "deck": list(state.deck),
+            "table": list(state.table),
+            "discard": list(state.discard),
+            "carried": list(state.carried),
+            "players": players,
+            "tasks": list(state.tasks),
+        }
+    )

@@ -1,0 +1,182 @@
+"""Ganges: Cards & Karma — what each seat may see (`view`) and re-dealing the rest (`determinize`).
+
+Rule source: shared/rules/ganges.md ("Hidden information"). Public: the table's action sides,
+the deck's top card and size, the discard pile (die side up), every display, token and track
+state, hand sizes and hand colours. Private: the die values in a hand (owner only). Secret to
+all: table, display and deck die values, the deck order below the top card, and unflipped track
+bonuses (base game).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.core import JSON, Rng
+from engines.ganges.cards import CARDS, CATALOGUE, DIE_COLOURS, DIE_VALUES, TABLE_COLUMNS
+from engines.ganges.flow import active_seat, flipped_count, hand_dice, has_finished, table_cards
+from engines.ganges.payment import payments_for
+from engines.ganges.state import Prompt, State, TrackCard, clone
+
+BY_COLOUR: dict[str, list[str]] = {
+    colour: [c.id for c in CATALOGUE if c.die_colour == colour] for colour in DIE_COLOURS
+}
+"""Card ids by die colour, catalogue order (die values are re-dealt within a colour)."""
+
+
+def card_front(card_id: str) -> JSON:
+    """A card's action side as the screen draws it (the die colour is in its corner).
+
+    Ships: number, exact cost, reward code; buildings: types, cost colour and minimum sum (1 fame
+    per building); goods: goods and the immediate coin; palace: exact cost and effect code.
+    """
+    c = CARDS[card_id]
+    front: JSON = {"kind": c.kind, "die_colour": c.die_colour}
+    if c.goods:
+        front["goods"] = [{"good": g.good, "value": g.value} for g in c.goods]
+    if c.kind == "ship":
+        front.update(number=c.number, cost=c.cost_value, reward=c.reward)
+    elif c.kind == "building":
+        front.update(buildings=list(c.buildings), cost_colour=c.cost_colour, cost=c.min_sum)
+    elif c.kind == "goods":
+        front["coin"] = c.coin
+    else:
+        front.update(cost=c.cost_value, effect=c.effect)
+    return front
+
+
+def discard_view(state: State) -> JSON:
+    """The discard pile, die side up: size, top die, and how many of each colour and value."""
+    counts = {colour: [0] * len(DIE_VALUES) for colour in DIE_COLOURS}
+    for c in state.discard:
+        counts[CARDS[c].die_colour][DIE_VALUES.index(state.values[c])] += 1
+    top = state.discard[-1] if state.discard else None
+    return {
+        "count": len(state.discard),
+        "top": None
+        if top is None
+        else {"colour": CARDS[top].die_colour, "value": state.values[top]},
+        "counts": counts,
+    }
+
+
+def playable(state: State, seat: int) -> JSON:
+    """For the acting seat: which table cards each main action A–E can take now."""
+    p = state.players[seat]
+    dice = hand_dice(state, seat)
+    out: dict[str, list[str]] = {"take": table_cards(state), "goods": table_cards(state, "goods")}
+    for kind, key in (("building", "build"), ("ship", "ship"), ("palace", "palace")):
+        out[key] = [c for c in table_cards(state, kind) if payments_for(c, dice, p.karma, p.admins)]
+    return out
+
+
+def prompt_view(state: State, prompt: Prompt | None, seat: int | None) -> JSON | None:
+    """The pending decision; a discard prompt's choices (hand cards) only for its owner."""
+    if prompt is None:
+        return None
+    data: JSON = prompt.model_dump(mode="json")
+    mine = seat == prompt.seat
+    if prompt.kind == "discard" and not mine:
+        data["cards"] = []
+    if prompt.kind == "action" and mine:
+        data["playable"] = playable(state, prompt.seat)
+    return data
+
+
+def build_view(state: State, seat: int | None, outcome: JSON | None) -> JSON:
+    """The whole screen for `seat` (None = spectator)."""
+    shown: set[str] = set()
+
+    def ref(card_id: str | None) -> str | None:
+        """Note a card whose front the view must describe."""
+        if card_id is not None:
+            shown.add(card_id)
+        return card_id
+
+    players: list[JSON] = []
+    for s, p in enumerate(state.players):
+        if s == seat:
+            hand: list[JSON] = [
+                {"id": ref(d.card), "colour": d.colour, "value": d.value}
+                for d in hand_dice(state, s)
+            ]
+        else:
+            hand = [{"colour": CARDS[c].die_colour} for c in p.hand]
+        track: list[JSON] = []
+        for i, t in enumerate(p.track):
+            visible = t.flipped or state.night_side_up
+            track.append(
+                {"position": i + 1, "flipped": t.flipped, "bonus": t.bonus if visible else None}
+            )
+        players.append(
+            {
+                "seat": s,
+                "hand": hand,
+                "hand_count": len(p.hand),
+                "buildings": [ref(c) for c in p.buildings],
+                "ships": [ref(c) for c in p.ships],
+                "goods": [ref(c) for c in p.goods],
+                "fame": p.fame,
+                "karma": p.karma,
+                "coins": p.coins,
+                "admins": p.admins,
+                "track": track,
+                "flipped": flipped_count(p),
+                "finished": has_finished(p),
+            }
+        )
+    prompt = prompt_view(state, state.prompt, seat)
+    if prompt is not None:
+        for c in prompt.get("cards", []):
+            ref(c)
+    view: JSON = {
+        "game": "ganges",
+        "seat": seat,
+        "over": state.over,
+        "night_side_up": state.night_side_up,
+        "round": state.round,
+        "phase": state.phase,
+        "start_player": state.start_player,
+        "elephant": "green" if state.elephant_green else "grey",
+        "active": None if state.over else active_seat(state),
+        "to_act": [] if state.prompt is None else [state.prompt.seat],
+        "last_round": any(has_finished(p) for p in state.players),
+        "table": {"columns": TABLE_COLUMNS, "slots": [ref(c) for c in state.table]},
+        "deck": {"count": len(state.deck), "top": ref(state.deck[0] if state.deck else None)},
+        "discard": discard_view(state),
+        "in_play": [ref(c) for c in state.carried],
+        "admin_supply": state.admin_supply,
+        "last_ship": ref(state.last_ship),
+        "players": players,
+        "prompt": prompt,
+        "outcome": outcome,
+    }
+    view["cards"] = {c: card_front(c) for c in sorted(shown, key=lambda c: CARDS[c].index)}
+    return view
+
+
+def redeal(state: State, seat: int | None, rng: Rng) -> State:
+    """A copy with everything `seat` cannot see re-dealt at random (see module docstring)."""
+    new = clone(state)
+    new.rng = Rng(state=rng.next_u64())
+    # A local generator seeded from `rng`: deterministic, and far faster for ~250 draws.
+    shuffler = random.Random(rng.next_u64())
+    known = set(new.discard)
+    if seat is not None:
+        known |= set(new.players[seat].hand)
+    for cards in BY_COLOUR.values():
+        hidden = [c for c in cards if c not in known]
+        values = [new.values[c] for c in hidden]
+        shuffler.shuffle(values)
+        new.values.update(zip(hidden, values, strict=True))
+    if len(new.deck) > 1:
+        rest = new.deck[1:]
+        shuffler.shuffle(rest)
+        new.deck[1:] = rest
+    if not new.night_side_up:
+        for p in new.players:
+            closed = [i for i, t in enumerate(p.track) if not t.flipped]
+            bonuses = [p.track[i].bonus for i in closed]
+            shuffler.shuffle(bonuses)
+            for i, b in zip(closed, bonuses, strict=True):
+                p.track[i] = TrackCard(bonus=b)
+    return new
