@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.core import Engine
+from engines.dreadful_circus import ENGINE as DREADFUL_CIRCUS
 from engines.ganges import ENGINE as GANGES
 from engines.incan_gold import ENGINE as INCAN_GOLD
 from engines.karmaka import ENGINE as KARMAKA
@@ -20,6 +21,7 @@ ENGINES: tuple[Engine[Any, Any], ...] = (
     RACING_HEDGEHOGS,
     KARMAKA,
     GANGES,
+    DREADFUL_CIRCUS,
 )
 """Every game the server offers, in the order the lobby lists them."""
 

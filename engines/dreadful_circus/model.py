@@ -1,0 +1,354 @@
+"""Dreadful Circus: the state, options and action models.
+
+Rule source: shared/rules/dreadful-circus.md (restating the Polish seed rulebook
+shared/seeds/004_8b802fb547e5b729.txt). Goods (coins and contract tokens) are always a list of
+eight counts in the order of `cards.ITEMS`: copper, silver, gold, then the five cities.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.core import Rng
+
+Phase = Literal[
+    "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
+]
+PromptKind = Literal[
+    "targets", "take", "extra", "steal", "swap", "encore", "resurrect", "alchemy", "keep", "wheel"
+]
+Metal = Literal["copper", "silver", "gold"]
+City = Literal["berlin", "paris", "vegas", "prague", "london"]
+Item = Literal["copper", "silver", "gold", "berlin", "paris", "vegas", "prague", "london"]
+
+
+class Options(BaseModel):
+    """Table options: `draft` deals the starting hands by the seed's draft variant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    draft: bool = Field(default=False, description="Draft the starting hands")
+
+
+class Prompt(BaseModel):
+    """A decision the resolver of a Performance owes now."""
+
+    kind: PromptKind
+    seat: int
+    card: str
+    targets: list[int] = Field(default_factory=list)
+    """Seats whose wagons this Performance loaded (or must choose, for `targets`)."""
+    index: int = 0
+    """For `take`: which loaded wagon is being taken from."""
+    count: int = 0
+    """For `targets`: how many players must be chosen."""
+    drawn: list[int] = Field(default_factory=list)
+    """For `keep` (Tightrope Walker): the contracts drawn, by city, seen by the resolver only."""
+
+
+class Pending(BaseModel):
+    """A won (or Encore-played) Performance waiting to be resolved."""
+
+    seat: int
+    card: str
+
+
+class State(BaseModel):
+    """The full state of a Dreadful Circus game."""
+
+    num_players: int
+    draft: bool
+    rng: Rng
+    phase: Phase
+    round: int = 0
+    screens: list[list[int]]
+    """Coins and contract tokens behind each screen (secret until the final reveal)."""
+    bag: list[int]
+    """Contract tokens in the bag, by city."""
+    hands: list[list[str]]
+    areas: list[list[str]]
+    deck: list[str]
+    """The set-aside deck (secret), used only for setup redeals."""
+    discard: list[str] = Field(default_factory=list)
+    packets: list[list[str]] = Field(default_factory=list)
+    picks: list[list[str]] = Field(default_factory=list)
+    choices: list[str | None]
+    """Each seat's pending secret pick (draft, first/final Attraction, offer); None = pass."""
+    chosen: list[bool]
+    first_seller: int
+    second_seller: int | None
+    offers: list[str] = Field(default_factory=list)
+    """Revealed offers: index 0 is the first seller's, 1 the second seller's."""
+    winners: list[int | None] = Field(default_factory=list)
+    wagons: list[list[int]]
+    wagon_at: list[int | None]
+    """Which offer each wagon stands at (None = at home, empty)."""
+    wagon_seen: list[list[int]]
+    """Seats besides the owner who see a wagon's contents right now."""
+    resolving: int = 0
+    inspected: list[int] = Field(default_factory=list)
+    inspecting: int | None = None
+    queue: list[Pending] = Field(default_factory=list)
+    prompt: Prompt | None = None
+    revealed: bool = False
+    scoring_choices: list[dict[str, str]]
+    chooser: int | None = None
+    choosers_done: int = 0
+
+
+class _Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DraftPick(_Act):
+    """Keep one card of the draft packet in hand (variant `draft`)."""
+
+    type: Literal["draft_pick"] = "draft_pick"
+    card: str
+
+
+class FirstAttraction(_Act):
+    """Secretly pick the starting Attraction for your area."""
+
+    type: Literal["first_attraction"] = "first_attraction"
+    card: str
+
+
+class Offer(_Act):
+    """A seller secretly picks the card to sell."""
+
+    type: Literal["offer"] = "offer"
+    card: str
+
+
+class Bid(_Act):
+    """Place a wagon holding these goods next to offer 0 (first seller's) or 1 (second's)."""
+
+    type: Literal["bid"] = "bid"
+    offer: int = Field(default=0, ge=0, le=1)
+    copper: int = Field(default=0, ge=0)
+    silver: int = Field(default=0, ge=0)
+    gold: int = Field(default=0, ge=0)
+    berlin: int = Field(default=0, ge=0)
+    paris: int = Field(default=0, ge=0)
+    vegas: int = Field(default=0, ge=0)
+    prague: int = Field(default=0, ge=0)
+    london: int = Field(default=0, ge=0)
+
+    def goods(self) -> list[int]:
+        """The wagon's contents as eight counts."""
+        return [
+            self.copper, self.silver, self.gold,
+            self.berlin, self.paris, self.vegas, self.prague, self.london,
+        ]  # fmt: skip
+
+
+class MoveWagon(_Act):
+    """Move your placed wagon to the other offer (only before the last wagon is placed)."""
+
+    type: Literal["move_wagon"] = "move_wagon"
+
+
+class Inspect(_Act):
+    """A seller picks up a wagon at their offer and looks inside."""
+
+    type: Literal["inspect"] = "inspect"
+    bidder: int
+
+
+class Accept(_Act):
+    """Take the inspected wagon's contents: its owner wins the offer."""
+
+    type: Literal["accept"] = "accept"
+
+
+class Refuse(_Act):
+    """Give the inspected wagon back, for good."""
+
+    type: Literal["refuse"] = "refuse"
+
+
+class ChooseTargets(_Act):
+    """Name the players a Performance targets."""
+
+    type: Literal["choose_targets"] = "choose_targets"
+    seats: list[int]
+
+
+class Take(_Act):
+    """Take these items from the loaded wagon being looked at (empty when nothing may be taken)."""
+
+    type: Literal["take"] = "take"
+    items: list[Item] = Field(default_factory=list)
+
+
+class TakeExtra(_Act):
+    """Sticky-Fingered Monkey: take one more item from one loaded wagon."""
+
+    type: Literal["take_extra"] = "take_extra"
+    seat: int
+    item: Item
+
+
+class Decline(_Act):
+    """Decline an optional ("may") effect."""
+
+    type: Literal["decline"] = "decline"
+
+
+class Steal(_Act):
+    """Candy Thieves: move a Collection card from another area into yours."""
+
+    type: Literal["steal"] = "steal"
+    seat: int
+    card: str
+
+
+class Swap(_Act):
+    """Vanishing Cabinet: swap an Attraction of yours with one of another player's."""
+
+    type: Literal["swap"] = "swap"
+    card: str
+    seat: int
+    their_card: str
+
+
+class Play(_Act):
+    """Encore!: play a card from your hand."""
+
+    type: Literal["play"] = "play"
+    card: str
+
+
+class Resurrect(_Act):
+    """Resurrection Show: put an Attraction from the discard pile into your area."""
+
+    type: Literal["resurrect"] = "resurrect"
+    card: str
+
+
+class Alchemy(_Act):
+    """Alchemist: turn this many copper (0–3) into silver."""
+
+    type: Literal["alchemy"] = "alchemy"
+    copper: int = Field(ge=0, le=3)
+
+
+class Keep(_Act):
+    """Tightrope Walker: the two drawn contracts to keep."""
+
+    type: Literal["keep"] = "keep"
+    cities: list[City]
+
+
+class ReturnContracts(_Act):
+    """Wheel of Fortune: return these contracts to the bag, then draw as many plus one."""
+
+    type: Literal["return_contracts"] = "return_contracts"
+    berlin: int = Field(default=0, ge=0)
+    paris: int = Field(default=0, ge=0)
+    vegas: int = Field(default=0, ge=0)
+    prague: int = Field(default=0, ge=0)
+    london: int = Field(default=0, ge=0)
+
+    def counts(self) -> list[int]:
+        """The returned contracts by city."""
+        return [self.berlin, self.paris, self.vegas, self.prague, self.london]
+
+
+class FinalAttraction(_Act):
+    """Secretly pick the last Attraction to place (or none)."""
+
+    type: Literal["final_attraction"] = "final_attraction"
+    card: str | None = None
+
+
+class ChooseDesign(_Act):
+    """Scoring choice: the Collection design Crystal Balls counts as."""
+
+    type: Literal["choose_design"] = "choose_design"
+    design: str
+
+
+class ChooseCity(_Act):
+    """Scoring choice: the contract type Rainbow Bridge (or a copy of it) counts as."""
+
+    type: Literal["choose_city"] = "choose_city"
+    city: City
+
+
+class ChooseCopy(_Act):
+    """Scoring choice: the Attraction Distorting Mirrors or Twisted Corridors copies."""
+
+    type: Literal["choose_copy"] = "choose_copy"
+    seat: int
+    card: str
+
+
+Action = Annotated[
+    DraftPick
+    | FirstAttraction
+    | Offer
+    | Bid
+    | MoveWagon
+    | Inspect
+    | Accept
+    | Refuse
+    | ChooseTargets
+    | Take
+    | TakeExtra
+    | Decline
+    | Steal
+    | Swap
+    | Play
+    | Resurrect
+    | Alchemy
+    | Keep
+    | ReturnContracts
+    | FinalAttraction
+    | ChooseDesign
+    | ChooseCity
+    | ChooseCopy,
+    Field(discriminator="type"),
+]
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _copy_value(value: Any) -> Any:
+    # The state's containers nest at most two levels: lists of scalars, lists of lists of
+    # scalars, lists of str→str dicts, lists of small models.
+    if type(value) is list:
+        if not value:
+            return []
+        first = value[0]
+        if type(first) is list:
+            return [list(v) for v in value]
+        if type(first) is dict:
+            return [dict(v) for v in value]
+        if isinstance(first, BaseModel):
+            return [fast_copy(v) for v in value]
+        return list(value)
+    if type(value) is dict:
+        return dict(value)
+    if isinstance(value, BaseModel):
+        return fast_copy(value)
+    return value
+
+
+def fast_copy(model: M) -> M:
+    """A deep copy of a state model, much faster than `model_copy(deep=True)`.
+
+    The states hold only lists, dicts, small models and immutable scalars, so copying the
+    containers is enough; this keeps `apply` and `determinize` cheap for bots and the tests.
+    """
+    data = {name: _copy_value(value) for name, value in model.__dict__.items()}
+    new = type(model).__new__(type(model))
+    object.__setattr__(new, "__dict__", data)
+    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
