@@ -27,6 +27,18 @@ def act_vals(version: int, action: dict[str, Any]) -> str:
 templates.env.globals["act_vals"] = act_vals
 
 
+def game_assets(game_id: str) -> list[tuple[str, str]]:
+    """The game's own stylesheet and script, those of static/{css,js}/games/<id>.* that exist."""
+    found = []
+    for kind in ("css", "js"):
+        if (ROOT / "static" / kind / "games" / f"{game_id}.{kind}").is_file():
+            found.append((kind, f"/static/{kind}/games/{game_id}.{kind}"))
+    return found
+
+
+templates.env.globals["game_assets"] = game_assets
+
+
 def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
     """Public facts about a room (JSON form, shared by both formats)."""
     online = set(hub.online_seats())

@@ -40,6 +40,59 @@
     }
   });
 
+  // Compound moves. A <form ws-send data-act-version="N"> sends {type: "act", version: N,
+  // action} where `action` is built from the form's fields: each value is read as JSON when
+  // it parses ("3", "true", '"red"', '{"a": 1}') and kept as a string otherwise; a name
+  // ending in "[]" collects every checked or selected value into a list (empty when none);
+  // dotted names ("pay.karma") build nested objects. Only the submit button that was pressed
+  // adds its own name/value. Buttons inside such a form that send their own act must be
+  // type="button".
+  function readValue(raw) {
+    try { return JSON.parse(raw); } catch (e) { return raw; }
+  }
+  function putPath(target, name, value) {
+    const isList = name.endsWith("[]");
+    const parts = (isList ? name.slice(0, -2) : name).split(".");
+    let node = target;
+    for (let i = 0; i < parts.length - 1; i++) {
+      if (typeof node[parts[i]] !== "object" || node[parts[i]] === null) node[parts[i]] = {};
+      node = node[parts[i]];
+    }
+    const key = parts[parts.length - 1];
+    if (isList) {
+      if (!Array.isArray(node[key])) node[key] = [];
+      if (value !== undefined) node[key].push(value);
+    } else if (value !== undefined) {
+      node[key] = value;
+    }
+  }
+  function formAction(form, submitter) {
+    const action = {};
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      if (el.tagName === "BUTTON" || el.type === "submit") continue;
+      if (el.name.endsWith("[]")) putPath(action, el.name, undefined);
+      if ((el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
+      if (el.tagName === "SELECT" && el.multiple) {
+        for (const opt of el.selectedOptions) putPath(action, el.name, readValue(opt.value));
+        continue;
+      }
+      putPath(action, el.name, readValue(el.value));
+    }
+    if (submitter && submitter.name) putPath(action, submitter.name, readValue(submitter.value));
+    return action;
+  }
+  window.stolikFormAction = formAction;
+  document.addEventListener("htmx:wsConfigSend", function (evt) {
+    const form = evt.target;
+    if (!form || form.tagName !== "FORM" || form.dataset.actVersion === undefined) return;
+    const trigger = evt.detail.triggeringEvent;
+    const action = formAction(form, trigger && trigger.submitter);
+    evt.detail.messageBody = JSON.stringify({
+      type: "act", version: Number(form.dataset.actVersion), action: action,
+    });
+  });
+
   function setConn(text, cls) {
     const el = document.getElementById("conn-status");
     if (el) { el.textContent = text; el.className = "conn " + cls; }

@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.realtime.hub import RoomHub
+
 
 class Player:
     """A guest with a cookie, an HTTP client and (once connected) a JSON websocket."""
@@ -112,17 +114,19 @@ async def make_table(
     ws_base: str,
     names: list[str],
     *,
+    game: str = "incan_gold",
     private: bool = False,
     seats: int | None = None,
     options: dict[str, Any] | None = None,
     start: bool = True,
 ) -> tuple[list[Player], dict[str, Any]]:
-    """Guests for `names`; the first creates an Incan Gold table, the others join it."""
+    """Guests for `names`; the first creates a `game` table, the others join it (seats follow
+    the order of `names`)."""
     players = [await Player(base, ws_base).login(n) for n in names]
     r = await players[0].http.post(
         "/api/tables",
         json={
-            "game": "incan_gold",
+            "game": game,
             "seats": seats or len(names),
             "private": private,
             "options": options or {},
@@ -139,3 +143,45 @@ async def make_table(
         r = await players[0].http.post(f"/api/tables/{table['slug']}/start")
         r.raise_for_status()
     return players, table
+
+
+def hub_of(app: Any, slug: str) -> RoomHub:
+    """The live hub of a room in an in-process server (`Server.server.config.app`); tests use
+    it to read the authoritative state, never to change it."""
+    hub: RoomHub = app.state.hubs._hubs[slug]
+    return hub
+
+
+async def drive(
+    app: Any,
+    slug: str,
+    seats: dict[int, Player],
+    watchers: list[Player],
+    *,
+    moves: int,
+    seed: int = 0,
+    choose: Any = None,
+) -> int:
+    """Play up to `moves` moves over the real sockets: each time one seat that must act sends
+    a legal action picked from the authoritative state (at random, or by `choose(state,
+    seat, actions)`), and every client waits for the new version. Returns the moves played."""
+    import random
+
+    rng = random.Random(seed)
+    played = 0
+    for _ in range(moves):
+        game = hub_of(app, slug).game
+        assert game is not None
+        if game.engine.outcome(game.state) is not None:
+            break
+        seat = min(game.engine.to_act(game.state))
+        actions = game.engine.legal_actions(game.state, seat)
+        action = choose(game.state, seat, actions) if choose else rng.choice(actions)
+        version = game.version
+        player = seats[seat]
+        await player.wait_version(version)
+        await player.act(game.engine.dump_action(action), version)
+        for p in [*seats.values(), *watchers]:
+            await p.wait_version(version + 1)
+        played += 1
+    return played
