@@ -10,7 +10,12 @@ from fastapi.templating import Jinja2Templates
 from app.core.config import ROOT
 from app.db.repo import LobbyRow
 from app.realtime.hub import Connection, RoomHub
-from app.realtime.protocol import error_message, presence_message, state_message
+from app.realtime.protocol import (
+    chat_message,
+    error_message,
+    presence_message,
+    state_message,
+)
 from engines import ENGINES, REGISTRY
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -135,4 +140,16 @@ def lobby_html(rows: list[LobbyRow]) -> str:
     """The lobby's table list as an out-of-band fragment."""
     return templates.env.get_template("partials/lobby_tables.html").render(
         {"rows": rows, "oob": True}
+    )
+
+
+def chat_json(lines: list[dict[str, Any]], history: bool) -> dict[str, Any]:
+    """The JSON chat message."""
+    return chat_message(lines, history)
+
+
+def chat_html(lines: list[dict[str, Any]], history: bool, seat: int | None) -> str:
+    """Chat lines: the whole list replaced (history) or new lines appended."""
+    return templates.env.get_template("partials/chat.html").render(
+        {"lines": lines, "history": history, "viewer_seat": seat}
     )

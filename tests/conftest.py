@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -80,10 +81,14 @@ class Server:
         await asyncio.wait_for(self.task, 15)
 
 
-async def start_server(database_url: str, data_dir: Path) -> Server:
-    """Start the app in this event loop on a free loopback port."""
+async def start_server(database_url: str, data_dir: Path, **overrides: Any) -> Server:
+    """Start the app in this event loop on a free loopback port (`overrides`: settings)."""
     settings = Settings(
-        database_url=database_url, data_dir=data_dir, secret_key="test-secret", log_tail=500
+        database_url=database_url,
+        data_dir=data_dir,
+        secret_key="test-secret",
+        log_tail=500,
+        **overrides,
     )
     app = create_app(settings)
     config = uvicorn.Config(

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     max_message_bytes: int = Field(default=4096, description="Largest websocket message accepted")
     max_name_length: int = 24
     log_tail: int = 200
+    chat_max_chars: int = Field(default=300, description="Longest chat line accepted")
+    chat_rate_count: int = Field(default=5, description="Chat lines a person may send per window")
+    chat_rate_window: float = Field(default=10.0, description="Chat rate-limit window, seconds")
     cookie_secure: bool = False
 
     @cached_property

@@ -1,4 +1,4 @@
-"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves.
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat messages.
 
 Table models only; the pydantic shapes the API speaks live in app/schemas.py.
 """
@@ -96,4 +96,20 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """A line of table chat, kept with the room (players and spectators read it)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    """The writer's display name when the line was written."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The writer's seat then, or None for a spectator."""
+    text: Mapped[str] = mapped_column(String(1000))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Game, Move, Room, SeatRow, User, utcnow
+from app.db.models import ChatMessage, Game, Move, Room, SeatRow, User, utcnow
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -189,6 +189,27 @@ async def record_move(
     )
     await session.flush()
     return True
+
+
+async def add_chat(
+    session: AsyncSession, *, room_id: int, user_id: int, name: str, seat: int | None, text: str
+) -> ChatMessage:
+    """Store one chat line."""
+    row = ChatMessage(room_id=room_id, user_id=user_id, name=name, seat=seat, text=text)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def recent_chat(session: AsyncSession, room_id: int, limit: int) -> list[ChatMessage]:
+    """The room's last `limit` chat lines, oldest first."""
+    result = await session.execute(
+        select(ChatMessage)
+        .where(ChatMessage.room_id == room_id)
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    )
+    return list(reversed(result.scalars().all()))
 
 
 async def game_moves(session: AsyncSession, game_id: int) -> list[Move]:

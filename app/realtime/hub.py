@@ -14,8 +14,12 @@ import asyncio
 import hashlib
 import re
 import secrets
+import time
+import unicodedata
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -26,6 +30,41 @@ from engines import get_engine
 from engines.core import Engine, Event, GameError, Seat
 
 _SEAT_REF = re.compile(r"\{p(\d+)\}")
+
+
+CHAT_KEPT = 100
+"""Chat lines a hub keeps in memory and sends to each new connection."""
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    """How long a chat line may be and how many a person may send per window."""
+
+    max_chars: int = 300
+    count: int = 5
+    window: float = 10.0
+
+
+def clean_chat(text: str) -> str:
+    """Trim a chat line and drop control and format characters (no newlines, no bidi tricks)."""
+    kept = "".join(
+        " " if ch in "\t\n\r" else ch
+        for ch in text
+        if ch in "\t\n\r" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return " ".join(kept.split())
+
+
+def chat_line(row: Any) -> dict[str, Any]:
+    """A stored chat message as clients receive it (times in UTC; SQLite drops the zone)."""
+    at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    return {
+        "id": row.id,
+        "name": row.name,
+        "seat": row.seat,
+        "text": row.text,
+        "at": at.isoformat(timespec="seconds"),
+    }
 
 
 class RoomError(Exception):
@@ -94,12 +133,17 @@ class RoomHub:
         self.room_rev = 0
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self._chat_sent: dict[int, deque[float]] = {}
 
     # ---- loading ------------------------------------------------------------------------------
 
     async def load(self, session: AsyncSession) -> None:
         """Read seats and the game (snapshot + move log) from the database."""
         self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        self.chat_log.extend(
+            chat_line(m) for m in await repo.recent_chat(session, self.room_id, CHAT_KEPT)
+        )
         game = await repo.game_for_room(session, self.room_id)
         if game is None:
             return
@@ -306,6 +350,51 @@ class RoomHub:
             self._broadcast("state")
             return new_version
 
+    async def chat(self, user_id: int | None, text: str, limits: ChatLimits) -> dict[str, Any]:
+        """Store a chat line from a named person (player or spectator) and send it to all.
+
+        Refused, changing nothing: no name, a closed table, an empty or too long line, or
+        more than `limits.count` lines in `limits.window` seconds from the same person.
+        """
+        if user_id is None:
+            raise ProtocolError("no_name", "Choose a name before you chat.")
+        if self.status == "closed":
+            raise ProtocolError("table_closed", "This table is closed.")
+        text = clean_chat(text)
+        if not text:
+            raise ProtocolError("chat_empty", "Type something to send.")
+        if len(text) > limits.max_chars:
+            raise ProtocolError(
+                "chat_too_long", f"Chat lines are limited to {limits.max_chars} characters."
+            )
+        now = time.monotonic()
+        sent = self._chat_sent.setdefault(user_id, deque())
+        while sent and now - sent[0] >= limits.window:
+            sent.popleft()
+        if len(sent) >= limits.count:
+            wait = max(1, round(limits.window - (now - sent[0])))
+            raise ProtocolError(
+                "chat_rate_limited", f"You are sending messages too fast; wait {wait} s."
+            )
+        sent.append(now)
+        async with self.sessions() as session, session.begin():
+            user = await repo.get_user(session, user_id)
+            if user is None:
+                raise ProtocolError("no_name", "Choose a name before you chat.")
+            row = await repo.add_chat(
+                session,
+                room_id=self.room_id,
+                user_id=user_id,
+                name=user.name,
+                seat=self.seat_of(user_id),
+                text=text,
+            )
+            line = chat_line(row)
+        self.chat_log.append(line)
+        for conn in self.connections:
+            conn.notify("chat", line)
+        return line
+
     def _prompt(self, state: Any, seat: Seat) -> list[str]:
         """What a seat is being asked now; an act is stale only if this changed since."""
         assert self.game is not None
@@ -315,9 +404,10 @@ class RoomHub:
     # ---- connections ----------------------------------------------------------------------------
 
     def attach(self, conn: Connection) -> None:
-        """A new connection: it gets the full state, everyone gets the new presence."""
+        """A new connection: it gets the full state and the chat, everyone the new presence."""
         self.connections.add(conn)
         conn.notify("state")
+        conn.notify("chat", None)
         self._broadcast("presence")
 
     def detach(self, conn: Connection) -> None:

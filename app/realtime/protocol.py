@@ -1,7 +1,8 @@
 """The websocket protocol: a closed set of typed messages (design.md, "Realtime protocol").
 
 Client → server: act {version, action}, sync {version}, chat {text}.
-Server → client: state {version, view, log}, error {code, message}, presence {online}.
+Server → client: state {version, view, log}, error {code, message}, presence {online},
+chat {messages, history} (the whole kept history on connect, then one line at a time).
 
 Browsers send the same messages (HTMX's websocket extension adds a HEADERS field, ignored
 here) and receive HTML fragments instead of JSON; `?format=json` on the socket URL asks for
@@ -52,7 +53,7 @@ class Chat(ClientMessage):
     """A line of table chat."""
 
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=500)
+    text: str  # length and rate limits are the hub's (settings), with their own error codes
 
 
 Incoming = Annotated[Act | Sync | Chat, Field(discriminator="type")]
@@ -106,3 +107,8 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 def presence_message(online: list[int]) -> dict[str, Any]:
     """Which seats have a connection open."""
     return {"type": "presence", "online": online}
+
+
+def chat_message(messages: list[dict[str, Any]], history: bool) -> dict[str, Any]:
+    """Chat lines: the kept history (`history` true, replaces what the client shows) or new."""
+    return {"type": "chat", "messages": messages, "history": history}

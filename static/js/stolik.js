@@ -30,9 +30,21 @@
     showToast(message);
   });
 
+  // Chat: times in the reader's own clock, newest line in view.
+  function tidyChat() {
+    const list = document.getElementById("chat-log");
+    if (!list) return;
+    list.querySelectorAll("time[datetime]").forEach(function (t) {
+      const when = new Date(t.getAttribute("datetime"));
+      if (!isNaN(when)) t.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    });
+    list.scrollTop = list.scrollHeight;
+  }
+
   // Errors pushed over the websocket arrive as an out-of-band #toast; keep it visible briefly.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
+    if (target && target.id === "chat-log") tidyChat();
     if (target && target.id === "toast") {
       target.hidden = false;
       clearTimeout(toastTimer);
@@ -85,6 +97,12 @@
   window.stolikFormAction = formAction;
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     const form = evt.target;
+    if (form && form.id === "chat-form") {
+      // Send only {type, text}; clear the box once the line is on its way.
+      evt.detail.messageBody = JSON.stringify({ type: "chat", text: form.elements.text.value });
+      setTimeout(function () { form.reset(); form.elements.text.focus(); }, 0);
+      return;
+    }
     if (!form || form.tagName !== "FORM" || form.dataset.actVersion === undefined) return;
     const trigger = evt.detail.triggeringEvent;
     const action = formAction(form, trigger && trigger.submitter);

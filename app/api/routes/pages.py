@@ -8,7 +8,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.api.deps import HubsDep, SessionDep, UserDep
+from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.realtime.hub import RoomError
@@ -112,7 +112,12 @@ async def create_from_form(
 
 @router.get("/t/{slug}", response_class=HTMLResponse)
 async def table_page(
-    request: Request, slug: str, hubs: HubsDep, user: UserDep, code: str | None = None
+    request: Request,
+    slug: str,
+    hubs: HubsDep,
+    user: UserDep,
+    settings: SettingsDep,
+    code: str | None = None,
 ) -> Response:
     """The table: waiting room before the start, then the game screen; spectators read-only."""
     uid = user.id if user else None
@@ -134,6 +139,7 @@ async def table_page(
         "invite_path": invite,
         "code": code,
         "is_host": uid == hub.host_id,
+        "chat_max_chars": settings.chat_max_chars,
         "next": quote(str(request.url.path) + (f"?code={code}" if code else "")),
     }
     return templates.TemplateResponse(request, "table.html", ctx)

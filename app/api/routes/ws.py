@@ -1,7 +1,8 @@
 """Websocket endpoints: one per open table page, one for the lobby's live list.
 
 The table socket is a small state machine: accept → attach (full state sent) → read loop
-(act / sync / chat) while a writer task sends what the hub announces → detach.
+(act / sync / chat) while a writer task sends what the hub announces (state, presence, chat,
+errors) → detach.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app import render
 from app.core.config import Settings
 from app.db import repo
-from app.realtime.hub import Connection, Hubs, RoomHub
+from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
 from app.realtime.protocol import Act, Chat, ProtocolError, Sync, parse_incoming
 
 router = APIRouter()
@@ -67,6 +68,16 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
             await _send(ws, conn, data)
         elif kind == "presence":
             data = render.presence_json(hub) if json_fmt else render.presence_html(hub, conn)
+            await _send(ws, conn, data)
+        elif kind == "chat":
+            # payload None: the whole kept history (a new connection); else one new line.
+            lines = list(hub.chat_log) if payload is None else [payload]
+            history = payload is None
+            data = (
+                render.chat_json(lines, history)
+                if json_fmt
+                else render.chat_html(lines, history, hub.seat_of(conn.user_id))
+            )
             await _send(ws, conn, data)
 
 
@@ -122,7 +133,10 @@ async def _handle(
             conn.log_version = -1
             conn.notify("state", "force")
         elif isinstance(msg, Chat):
-            raise ProtocolError("chat_unavailable", "Table chat is not available yet.")
+            limits = ChatLimits(
+                settings.chat_max_chars, settings.chat_rate_count, settings.chat_rate_window
+            )
+            await hub.chat(uid, msg.text, limits)
     except ProtocolError as exc:
         conn.notify("error", (exc.code, exc.message))
         if exc.code in ("stale", "conflict"):

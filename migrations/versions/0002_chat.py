@@ -1,0 +1,37 @@
+"""Table chat: one row per line, kept with its room.
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2026-11-22
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0002"
+down_revision: str | None = "0001"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "chat_messages",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column(
+            "room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("text", sa.String(1000), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_chat_messages_room_id", "chat_messages", ["room_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_chat_messages_room_id", "chat_messages")
+    op.drop_table("chat_messages")
