@@ -83,6 +83,19 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         # A fourth browser watches through the invite link, without a name.
         await watcher.goto(invite)
         await expect(watcher.locator("#conn-status")).to_have_text("live")
+
+        # Table chat: players write, everyone (the anonymous watcher too) reads.
+        await ala.fill("#chat-text", "Hi both, <b>good luck</b>!")
+        await ala.press("#chat-text", "Enter")
+        await bartek.fill("#chat-text", "Thanks, you too")
+        await bartek.get_by_role("button", name="Send").click()
+        for page in pages:
+            await expect(page.locator("#chat-log li.chat-line")).to_have_count(2)
+            await expect(page.locator("#chat-log")).to_contain_text("Hi both, <b>good luck</b>!")
+            await expect(page.locator("#chat-log li.chat-line").last).to_contain_text("Bartek")
+        await expect(ala.locator("#chat-text")).to_have_value("")
+        await expect(watcher.locator("#chat-form")).to_have_count(0)
+        await expect(watcher.locator(".chat")).to_contain_text("Choose a name to chat")
         await ala.get_by_role("button", name="Start the game").click()
         # Usually round 1; a seed whose opening cards are two alike hazards already ends it.
         for page in pages:
