@@ -418,6 +418,7 @@ class Karmaka(Engine[State, Any]):
             "ruins_top": card_json(state.ruins[-1]) if state.ruins else None,
             "in_play": chain_view(state),
             "rings_supply": max(0, RING_TOKENS - sum(p.rings for p in state.players)),
+            "ladder": ladder_json(),
             "players": players,
             "hand": cards_json(mine.hand) if mine is not None else None,
             "future": cards_json(mine.future) if mine is not None else None,
@@ -551,6 +552,14 @@ def player_view(state: State, seat: Seat, viewer: Seat | None, over: bool) -> JS
         entry["deck"] = cards_json(player.deck)
         entry["future_life"] = cards_json(player.future)
     return entry
+
+
+def ladder_json() -> list[JSON]:
+    """The rungs of the Karmic Ladder, bottom first, as the screen draws them."""
+    return [
+        {"rung": i, "id": r.id, "name": r.name, "threshold": r.threshold}
+        for i, r in enumerate(LADDER)
+    ]
 
 
 def chain_view(state: State) -> JSON | None:

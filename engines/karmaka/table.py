@@ -192,7 +192,7 @@ def plural(count: int) -> str:
 
 
 def card_json(card: int) -> JSON:
-    """A physical card as the screen draws it."""
+    """A physical card as the screen draws it (with its public ability text)."""
     return dict(_CARD_JSON[card])
 
 
@@ -209,6 +209,7 @@ def _card_json(card: int) -> JSON:
         "name": info.name,
         "colour": info.colour,
         "points": info.points,
+        "text": info.text,
     }
 
 
