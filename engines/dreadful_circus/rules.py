@@ -38,6 +38,7 @@ from engines.dreadful_circus.cards import (
     CONTRACTS_PER_CITY,
     DESIGNS,
     ITEMS,
+    CardDesign,
     METALS,
     START_COINS,
     START_CONTRACTS,
@@ -855,6 +856,8 @@ class DreadfulCircus(Engine[State, Any]):
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
+    designs: ClassVar[dict[str, CardDesign]] = DESIGNS
+    """The card designs by id, for the screen: views carry card ids only."""
 
     # ---- setup -------------------------------------------------------------------------------
 

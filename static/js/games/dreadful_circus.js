@@ -1,0 +1,67 @@
+// Dreadful Circus: the wagon form's − / + steppers, a live summary of what goes into the
+// wagon, and the "place" buttons held back while a wagon that must hold something is empty.
+// The form itself is sent by stolik.js (compound move); this only helps fill it in.
+(function () {
+  "use strict";
+
+  const VALUES = { copper: 1, silver: 2, gold: 3 };
+
+  function count(input) {
+    const n = Number(input.value);
+    return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  }
+
+  function refresh(form) {
+    const parts = [];
+    let items = 0;
+    let value = 0;
+    for (const input of form.querySelectorAll("input[type=number]")) {
+      const n = count(input);
+      if (!n) continue;
+      items += n;
+      value += n * (VALUES[input.name] || 0);
+      parts.push(n + " " + input.name);
+    }
+    const sum = form.querySelector("[data-dc-sum]");
+    const holds = Number(form.dataset.holds || 0);
+    if (sum && form.hasAttribute("data-dc-bid")) {
+      if (items) {
+        sum.textContent = "Your wagon: " + parts.join(", ") + (value ? " (coin value " + value + ")" : "") + ".";
+      } else {
+        sum.textContent = holds
+          ? "Your wagon is empty: put at least one coin or contract in it."
+          : "You hold no coins or contracts: your wagon goes out empty.";
+      }
+    }
+    if (form.hasAttribute("data-dc-bid")) {
+      for (const button of form.querySelectorAll("button[type=submit]")) {
+        button.disabled = holds > 0 && items === 0;
+        button.title = button.disabled ? "Put at least one coin or contract in your wagon first" : "";
+      }
+    }
+  }
+
+  function refreshAll() {
+    document.querySelectorAll("form[data-dc-bid]").forEach(refresh);
+  }
+
+  document.addEventListener("click", function (evt) {
+    const step = evt.target.closest("[data-dc-step]");
+    if (!step) return;
+    const input = step.parentElement.querySelector("input[type=number]");
+    if (!input || input.disabled) return;
+    const max = Number(input.max);
+    const next = Math.min(max, Math.max(0, count(input) + Number(step.dataset.dcStep)));
+    input.value = String(next);
+    refresh(input.form);
+  });
+
+  document.addEventListener("input", function (evt) {
+    const input = evt.target;
+    if (input.form && input.form.hasAttribute("data-dc-bid")) refresh(input.form);
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", refreshAll);
+  document.addEventListener("htmx:afterSwap", refreshAll);
+  document.addEventListener("DOMContentLoaded", refreshAll);
+})();
