@@ -1,6 +1,7 @@
 // Dreadful Circus: the wagon form's − / + steppers, a live summary of what goes into the
 // wagon, and the "place" buttons held back while a wagon that must hold something is empty.
 // The form itself is sent by stolik.js (compound move); this only helps fill it in.
+// Also keeps the hand panel open or closed across re-renders, as the player left it.
 (function () {
   "use strict";
 
@@ -41,8 +42,22 @@
     }
   }
 
+  // The hand opens by itself when a card must be chosen from it; otherwise it stays as the
+  // player last left it (every state push re-renders it).
+  const HAND_KEY = "dcHandOpen";
+  function restoreHand() {
+    const hand = document.querySelector("details[data-dc-hand]");
+    if (hand && !hand.dataset.needed && sessionStorage.getItem(HAND_KEY) === "1") hand.open = true;
+  }
+  document.addEventListener("toggle", function (evt) {
+    const hand = evt.target;
+    if (!hand.matches || !hand.matches("details[data-dc-hand]") || hand.dataset.needed) return;
+    sessionStorage.setItem(HAND_KEY, hand.open ? "1" : "0");
+  }, true);
+
   function refreshAll() {
     document.querySelectorAll("form[data-dc-bid]").forEach(refresh);
+    restoreHand();
   }
 
   document.addEventListener("click", function (evt) {
