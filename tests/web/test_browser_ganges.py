@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from app.realtime import hub as hub_module
 from engines.ganges.actions import Build, BuyShip, EndTurn, TakeDie, TakeGoods, UsePalace
 from tests.conftest import Server, start_server
 from tests.web.clients import hub_of, make_table
@@ -89,7 +88,7 @@ async def test_full_game_by_clicking(
         pytest.skip("chromium is not installed")
     from playwright.async_api import Page, async_playwright, expect
 
-    monkeypatch.setattr(hub_module.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr("app.realtime.hub.secrets.randbits", lambda bits: SEED)
     SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     app = sqlite_server.server.config.app
