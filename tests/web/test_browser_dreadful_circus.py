@@ -172,6 +172,11 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
         sizes = [int(t) for t in await watcher.locator(".dc-hand-size").all_inner_texts()]
         assert sum(sizes) == 4 * 8 - 4 - 3, sizes
         await expect(watcher.locator("#me button")).to_have_count(0)
+        # Round 4 has begun: only the new seller is asked (seats bar and board agree).
+        to_act = watcher.locator(".seat.to-act")
+        await expect(to_act).to_have_count(1)
+        seller_name = (await to_act.locator(".seat-name").inner_text()).split()[0]
+        await expect(watcher.locator(".dc-offer h3")).to_contain_text(f"{seller_name} offers")
         await shot(pages[0], "round_end")
 
         # A phone-sized screen of a player: nothing scrolls sideways.
