@@ -65,7 +65,8 @@ async def round_of(page: Any) -> int:
 
 
 async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
-    """Four players play rounds 1–3 by clicking; a spectator sees only public facts."""
+    """Four players play rounds 1–3 by clicking and talk in the table chat; a spectator sees
+    only public facts (and the chat)."""
     need_chromium()
     from playwright.async_api import async_playwright, expect
 
@@ -132,6 +133,7 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
             return True
 
         seen_rounds: set[int] = set()
+        chatted = False
         for _ in range(120):
             if await round_of(pages[0]) >= 4:
                 break
@@ -143,6 +145,20 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
             rnd = await round_of(pages[0])
             seen_rounds.add(rnd)
             phase = await pages[0].locator(".dc").get_attribute("data-phase")
+            if phase == "inspect" and not chatted:
+                # Negotiation happens in the table chat, visible to everyone at the table.
+                chatted = True
+                await pages[1].fill("#chat-text", "Open my wagon first, it's the best offer!")
+                await pages[1].press("#chat-text", "Enter")
+                await pages[0].fill("#chat-text", "We'll see <wink>")
+                await pages[0].get_by_role("button", name="Send").click()
+                for page in [*pages, watcher]:
+                    await expect(page.locator("#chat-log li.chat-line")).to_have_count(2)
+                    await expect(page.locator("#chat-log li.chat-line").first).to_contain_text(
+                        f"{NAMES[1]}: Open my wagon first"
+                    )
+                    await expect(page.locator("#chat-log")).to_contain_text("We'll see <wink>")
+                await shot(watcher, "chat")
             if phase == "inspect":
                 # Wagons stand at the offer: contents only in their bidders' own screens.
                 await shot(watcher, "spectator")
@@ -159,6 +175,7 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
                         await expect(others).to_have_count(0)
             assert acted or rnd >= 4, "nobody could act, yet the game went on"
         assert seen_rounds >= {1, 2, 3}
+        assert chatted
         for page in [*pages, watcher]:
             await expect(page.locator(".dc-status h2")).to_contain_text("Round 4")
 
@@ -185,6 +202,8 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
         )
         await expect(phone.locator("#conn-status")).to_have_text("live")
         await expect(phone.locator(".dc-status h2")).to_contain_text("Round 4")
+        # The chat is kept with the table: a newly opened screen gets the lines again.
+        await expect(phone.locator("#chat-log li.chat-line")).to_have_count(2)
         await phone.screenshot(path=SHOTS / "dreadful_circus_phone.png", full_page=True)
         width = await phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
