@@ -46,7 +46,7 @@ async def hand_count_shown(page: Page, seat: int) -> int:
     return int(await page.locator(f".rh-players tr[data-seat='{seat}'] .rh-count").inner_text())
 
 
-async def best_of(buttons: list[tuple[int, int]], pick: int, greedy: bool) -> int:
+def best_of(buttons: list[tuple[int, int]], pick: int, greedy: bool) -> int:
     """Which of (index, destination field) to click: the furthest move, or a rotating one."""
     if greedy:
         return max(buttons, key=lambda b: b[1])[0]
@@ -142,7 +142,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
             assert await hand_count_shown(watcher, seat) == held
             jokers = page.locator("#me button.rh-tile.rh-c-rainbow")
             tiles = page.locator("#me button.rh-tile:not(.rh-c-rainbow)")
-            greedy = moves_in_round >= 4
+            greedy = moves_in_round >= 6
             if await jokers.count() and (not joker_played or not await tiles.count()):
                 # A joker asks which hedgehog it moves.
                 card = await jokers.first.get_attribute("data-card") or ""
@@ -157,7 +157,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
                 targets = [
                     (i, int(await choices.nth(i).get_attribute("data-to") or 0)) for i in range(4)
                 ]
-                button = choices.nth(await best_of(targets, moves, greedy))
+                button = choices.nth(best_of(targets, moves, greedy))
                 hog = await button.get_attribute("data-hog")
                 await button.click()
                 joker_played = True
@@ -169,7 +169,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
                 targets = [
                     (i, int(await tiles.nth(i).get_attribute("data-to") or 0)) for i in range(count)
                 ]
-                tile = tiles.nth(await best_of(targets, moves, greedy))
+                tile = tiles.nth(best_of(targets, moves, greedy))
                 card = await tile.get_attribute("data-card") or ""
                 await tile.click()
             await expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
@@ -233,6 +233,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
         await expect(ala.locator("#me")).to_contain_text("The game is over. You finished #")
         await expect(ala.locator("#me button")).to_have_count(0)
         await expect(watcher.locator("#log")).to_contain_text("Game over")
+        await expect(watcher.locator("#me button, #board button")).to_have_count(0)
         await ala.screenshot(path=SHOTS / "rh_final.png", full_page=True)
         assert moves >= 9
         await browser.close()
