@@ -6,48 +6,32 @@ watches through the invite link. Screenshots land in artifacts/screenshots/ — 
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import Server, start_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+)
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The app on the embedded SQLite default."""
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
-
-
 async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
     """Create, invite, join, spectate and play one full round in the browser."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is required in CI")
-        pytest.skip("chromium is not installed")
-    from playwright.async_api import Page, ViewportSize, async_playwright, expect
+    need_chromium()
+    from playwright.async_api import Page, async_playwright, expect
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
-        laptop: ViewportSize = {"width": 1280, "height": 800}
+        browser = await launch(pw)
+        laptop = LAPTOP
         pages: list[Page] = []
         for _ in range(4):
             ctx = await browser.new_context(viewport=laptop)
@@ -144,7 +128,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         assert await bartek.locator("#board").inner_text() == before
 
         # Phone-sized screen of a player mid-game.
-        phone_ctx = await browser.new_context(viewport={"width": 390, "height": 844})
+        phone_ctx = await browser.new_context(viewport=PHONE)
         phone = await phone_ctx.new_page()
         cookies = await celina.context.cookies()
         await phone.context.add_cookies(
@@ -153,6 +137,5 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         await phone.goto(invite)
         await expect(phone.locator("#me .choice.torch")).to_be_visible()
         await phone.screenshot(path=SHOTS / "game_phone.png", full_page=True)
-        width = await phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+        await assert_fits_phone(phone)
         await browser.close()

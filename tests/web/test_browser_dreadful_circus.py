@@ -8,53 +8,26 @@ score breakdown in the browser. Screenshots land in artifacts/screenshots/dreadf
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import Server, start_server
-from tests.web.clients import Player, drive, make_table
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+    open_as,
+)
+from tests.web.clients import drive, make_table
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
-LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The app on the embedded SQLite default."""
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
-
-
-def need_chromium() -> None:
-    """Skip without Debian's chromium, except in CI where it is required."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is required in CI")
-        pytest.skip("chromium is not installed")
-
-
-async def open_as(browser: Any, base: str, path: str, player: Player | None, **ctx: Any) -> Any:
-    """A new browser context (with `player`'s session cookie, if any) on the table page."""
-    context = await browser.new_context(**ctx)
-    if player is not None:
-        cookie = player.http.cookies.get("stolik")
-        assert cookie
-        await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
-    page = await context.new_page()
-    await page.goto(base + path)
-    return page
 
 
 async def round_of(page: Any) -> int:
@@ -70,14 +43,11 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
     need_chromium()
     from playwright.async_api import async_playwright, expect
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     players, table = await make_table(base, sqlite_server.ws_url, NAMES, game="dreadful_circus")
-    path = f"/t/{table['slug']}"
+    path = f"{base}/t/{table['slug']}"
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
-        )
+        browser = await launch(pw)
         laptop = {"viewport": {"width": 1280, "height": 800}}
         pages = [await open_as(browser, base, path, p, **laptop) for p in players]
         watcher = await open_as(browser, base, path, None, **laptop)
@@ -197,16 +167,13 @@ async def test_four_players_play_three_auctions(sqlite_server: Server) -> None:
         await shot(pages[0], "round_end")
 
         # A phone-sized screen of a player: nothing scrolls sideways.
-        phone = await open_as(
-            browser, base, path, players[1], viewport={"width": 390, "height": 844}
-        )
+        phone = await open_as(browser, base, path, players[1], viewport=PHONE)
         await expect(phone.locator("#conn-status")).to_have_text("live")
         await expect(phone.locator(".dc-status h2")).to_contain_text("Round 4")
         # The chat is kept with the table: a newly opened screen gets the lines again.
         await expect(phone.locator("#chat-log li.chat-line")).to_have_count(2)
         await phone.screenshot(path=SHOTS / "dreadful_circus_phone.png", full_page=True)
-        width = await phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+        await assert_fits_phone(phone)
         assert {"bid_form", "inspect", "spectator", "laptop"} <= shots
         await browser.close()
     for p in players:
@@ -218,7 +185,6 @@ async def test_final_scores_in_the_browser(sqlite_server: Server) -> None:
     need_chromium()
     from playwright.async_api import async_playwright, expect
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     app = sqlite_server.server.config.app
     players, table = await make_table(base, sqlite_server.ws_url, NAMES, game="dreadful_circus")
@@ -231,11 +197,13 @@ async def test_final_scores_in_the_browser(sqlite_server: Server) -> None:
         played = await drive(app, slug, dict(enumerate(players)), [], moves=1500, seed=3)
         assert players[0].view["phase"] == "over", f"not over after {played} moves"
         async with async_playwright() as pw:
-            browser = await pw.chromium.launch(
-                executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
-            )
+            browser = await launch(pw)
             laptop = await open_as(
-                browser, base, f"/t/{slug}", players[0], viewport={"width": 1280, "height": 800}
+                browser,
+                base,
+                f"{base}/t/{slug}",
+                players[0],
+                viewport=LAPTOP,
             )
             await expect(laptop.locator(".dc-result")).to_contain_text("wins")
             rows = laptop.locator(".dc-scores tbody tr")
@@ -247,13 +215,10 @@ async def test_final_scores_in_the_browser(sqlite_server: Server) -> None:
             await expect(laptop.locator("#me")).to_contain_text("Your final score")
             await expect(laptop.locator(".dc-player .hidden-info")).to_have_count(0)
             await laptop.screenshot(path=SHOTS / "dreadful_circus_final.png", full_page=True)
-            phone = await open_as(
-                browser, base, f"/t/{slug}", None, viewport={"width": 390, "height": 844}
-            )
+            phone = await open_as(browser, base, f"{base}/t/{slug}", None, viewport=PHONE)
             await expect(phone.locator(".dc-scores tbody tr")).to_have_count(4)
             await phone.screenshot(path=SHOTS / "dreadful_circus_final_phone.png", full_page=True)
-            width = await phone.evaluate("document.documentElement.scrollWidth")
-            assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+            await assert_fits_phone(phone)
             await browser.close()
     finally:
         for p in players:

@@ -10,52 +10,31 @@ before it is sent. Screenshots land in artifacts/screenshots/ganges_*.png — lo
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engines.ganges.actions import Build, BuyShip, EndTurn, TakeDie, TakeGoods, UsePalace
-from tests.conftest import Server, start_server
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+    open_as,
+)
 from tests.web.clients import hub_of, make_table
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 SEED = 123
 """A deal where both players afford a two-dice building and a ship early, and the rest of the
 game (74 moves) meets every prompt: picks, triples, track flips and bonuses, the hand limit."""
 LATE = {"build": 0, "ship": 1, "palace": 2, "goods": 3, "take": 4}
 """After round 2: which main action to prefer (paid cards first, to end the game sooner)."""
-LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
-
-
-@pytest.fixture
-async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The app on the embedded SQLite default."""
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
-
-
-WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > 391)
-  .slice(0, 8)
-  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
-
-
-async def assert_no_sideways_scroll(page: Any) -> None:
-    """The page fits a 390 px wide phone; else name the elements that stick out."""
-    width = await page.evaluate("document.documentElement.scrollWidth")
-    if width > 392:
-        wide = await page.evaluate(WIDE_ELEMENTS)
-        pytest.fail(f"page scrolls sideways on a phone ({width}px): {wide}")
 
 
 def plan(engine: Any, state: Any, seat: int, done: set[str]) -> tuple[Any, str | None]:
@@ -82,14 +61,10 @@ async def test_full_game_by_clicking(
     sqlite_server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two players and a spectator play to the end; the picker pays for every paid card."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is required in CI")
-        pytest.skip("chromium is not installed")
+    need_chromium()
     from playwright.async_api import Page, async_playwright, expect
 
     monkeypatch.setattr("app.realtime.hub.secrets.randbits", lambda bits: SEED)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     app = sqlite_server.server.config.app
     clients, table = await make_table(
@@ -104,29 +79,19 @@ async def test_full_game_by_clicking(
         return live
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
-        )
-        pages: list[Page] = []
-        for client in [*clients, None]:
-            ctx = await browser.new_context(viewport={"width": 1280, "height": 800})
-            if client is not None:
-                cookie = client.http.cookies.get("stolik")
-                await ctx.add_cookies([{"name": "stolik", "value": cookie or "", "url": base}])
-            pages.append(await ctx.new_page())
+        browser = await launch(pw)
+        pages: list[Page] = [
+            await open_as(browser, base, url, client, viewport=LAPTOP)
+            for client in [*clients, None]
+        ]
         for page in pages:
-            await page.goto(url)
             await expect(page.locator("#conn-status")).to_have_text("live")
             await expect(page.locator(".gg-status h2")).to_contain_text("Round 1")
         watcher = pages[2]
 
         async def open_phone() -> Page:
             """Bartek's table page on a phone-sized screen."""
-            ctx = await browser.new_context(viewport={"width": 390, "height": 844})
-            cookie = clients[1].http.cookies.get("stolik")
-            await ctx.add_cookies([{"name": "stolik", "value": cookie or "", "url": base}])
-            phone = await ctx.new_page()
-            await phone.goto(url)
+            phone = await open_as(browser, base, url, clients[1], viewport=PHONE)
             await expect(phone.locator("#conn-status")).to_have_text("live")
             return phone
 
@@ -165,7 +130,7 @@ async def test_full_game_by_clicking(
                 await expect(phone.locator(".gg-status h2")).to_contain_text("Round 3")
                 await phone.screenshot(path=SHOTS / "ganges_phone.png", full_page=True)
                 await phone.screenshot(path=SHOTS / "ganges_phone_viewport.png")
-                await assert_no_sideways_scroll(phone)
+                await assert_fits_phone(phone)
                 await phone.context.close()
             seat = min(live.engine.to_act(state))
             page = pages[seat]
@@ -266,7 +231,7 @@ async def test_full_game_by_clicking(
         phone = await open_phone()
         await expect(phone.locator(".gg-result h3")).to_contain_text(winner)
         await phone.screenshot(path=SHOTS / "ganges_phone_final.png", full_page=True)
-        await assert_no_sideways_scroll(phone)
+        await assert_fits_phone(phone)
         await browser.close()
     for client in clients:
         await client.close()

@@ -7,57 +7,28 @@ checks the partner play. Screenshots land in artifacts/screenshots/karmaka_*.png
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import Server, start_server
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+    open_as,
+)
 from tests.web.clients import Player, hub_of, make_table
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The app on the embedded SQLite default."""
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
-
-
-def need_chromium() -> None:
-    """Skip locally without Chromium; in CI its absence is a failure."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is required in CI")
-        pytest.skip("chromium is not installed")
-
-
-async def open_as(
-    browser: Browser, base: str, url: str, player: Player | None, **ctx: object
-) -> Page:
-    """A new browser context signed in with `player`'s cookie (None: an anonymous spectator)."""
-    context = await browser.new_context(**ctx)  # type: ignore[arg-type]
-    if player is not None:
-        cookie = player.http.cookies.get("stolik")
-        assert cookie
-        await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
-    page = await context.new_page()
-    await page.goto(url)
-    return page
 
 
 async def version_of(page: Page) -> int:
@@ -77,7 +48,6 @@ async def test_two_players_play_a_whole_game_by_clicking(sqlite_server: Server) 
     """A whole game: abilities with offers, a spectator without buttons, phone size, the end."""
     need_chromium()
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     app = sqlite_server.server.config.app
     (ala_p, bartek_p), table = await make_table(
@@ -99,7 +69,7 @@ async def play_two(
     from playwright.async_api import async_playwright, expect
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        browser = await launch(pw)
         ala = await open_as(browser, base, url, ala_p, **laptop)
         bartek = await open_as(browser, base, url, bartek_p, **laptop)
         watcher = await open_as(browser, base, url, None, **laptop)
@@ -209,11 +179,10 @@ async def phone_check(browser: Browser, base: str, url: str, player: Player) -> 
     """The same table on a phone: readable, no sideways scroll."""
     from playwright.async_api import expect
 
-    phone = await open_as(browser, base, url, player, viewport={"width": 390, "height": 844})
+    phone = await open_as(browser, base, url, player, viewport=PHONE)
     await expect(phone.locator(".km-status h2")).to_be_visible()
     await phone.screenshot(path=SHOTS / "karmaka_phone.png", full_page=True)
-    width = await phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+    await assert_fits_phone(phone)
     await phone.context.close()
 
 
@@ -246,9 +215,9 @@ async def partner_play(
     from playwright.async_api import async_playwright, expect
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        page = await open_as(browser, base, url, player, viewport={"width": 1280, "height": 800})
-        mate = await open_as(browser, base, url, mate_p, viewport={"width": 390, "height": 844})
+        browser = await launch(pw)
+        page = await open_as(browser, base, url, player, viewport=LAPTOP)
+        mate = await open_as(browser, base, url, mate_p, viewport=PHONE)
         await expect(page.locator(".km-status h2")).to_have_text("Your turn")
         await expect(page.locator(f".km-player[data-seat='{partner}'] .km-partner")).to_be_visible()
         await expect(mate.locator(".km-me.km-my-move")).to_have_count(0)
@@ -259,6 +228,5 @@ async def partner_play(
         await expect(page.locator("#log")).to_contain_text(f"on {mate_name}'s Future Life")
         await expect(mate.locator(".km-future .km-card")).to_have_count(future_before + 1)
         await mate.screenshot(path=SHOTS / "karmaka_teams_phone.png", full_page=True)
-        width = await mate.evaluate("document.documentElement.scrollWidth")
-        assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+        await assert_fits_phone(mate)
         await browser.close()

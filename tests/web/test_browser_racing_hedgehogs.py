@@ -7,33 +7,26 @@ rainbow joker asks which hedgehog it moves). Screenshots land in artifacts/scree
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import Server, start_server
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
-    """The app on the embedded SQLite default."""
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 async def version_of(page: Page) -> int:
@@ -55,21 +48,13 @@ def best_of(buttons: list[tuple[int, int]], pick: int, greedy: bool) -> int:
 
 async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
     """Create in the lobby, join, watch and play all three rounds in the browser."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is required in CI")
-        pytest.skip("chromium is not installed")
-    from playwright.async_api import ViewportSize, async_playwright, expect
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     base = sqlite_server.url
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
-        )
-        laptop: ViewportSize = {"width": 1280, "height": 800}
+        browser = await launch(pw)
+        laptop = LAPTOP
         pages: list[Page] = []
         for _ in range(4):
             ctx = await browser.new_context(viewport=laptop)
@@ -244,7 +229,7 @@ async def check_phone(browser: object, player: Page, invite: str, base: str) -> 
     from playwright.async_api import Browser, expect
 
     assert isinstance(browser, Browser)
-    ctx = await browser.new_context(viewport={"width": 390, "height": 844})
+    ctx = await browser.new_context(viewport=PHONE)
     phone = await ctx.new_page()
     cookies = await player.context.cookies()
     await ctx.add_cookies([{"name": c["name"], "value": c["value"], "url": base} for c in cookies])
@@ -253,6 +238,5 @@ async def check_phone(browser: object, player: Page, invite: str, base: str) -> 
     await expect(phone.locator("#me [data-card]")).to_have_count(15)
     await phone.screenshot(path=SHOTS / "rh_phone.png", full_page=True)
     await phone.screenshot(path=SHOTS / "rh_phone_viewport.png")
-    width = await phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 392, f"page scrolls sideways on a phone ({width}px)"
+    await assert_fits_phone(phone)
     await ctx.close()

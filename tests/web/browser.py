@@ -1,0 +1,62 @@
+"""What every real-browser test shares: Debian's Chromium through Playwright (never a
+downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts and the
+phone-width check."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.web.clients import Player
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Page, Playwright, ViewportSize
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def need_chromium() -> None:
+    """Skip locally without Debian's chromium; in CI (CI set) its absence is a failure."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is required in CI")
+        pytest.skip("chromium is not installed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+async def launch(pw: Playwright) -> Browser:
+    """Headless Debian Chromium."""
+    return await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+
+
+async def open_as(browser: Browser, base: str, url: str, player: Player | None, **ctx: Any) -> Page:
+    """A new browser context on `url`, signed in with `player`'s cookie (None: anonymous)."""
+    context = await browser.new_context(**ctx)
+    if player is not None:
+        cookie = player.http.cookies.get("stolik")
+        assert cookie
+        await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
+    page = await context.new_page()
+    await page.goto(url)
+    return page
+
+
+WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > 391)
+  .slice(0, 8)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+async def assert_fits_phone(page: Page) -> None:
+    """The page fits a 390 px wide phone; else name the elements that stick out."""
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"] + 2:
+        wide = await page.evaluate(WIDE_ELEMENTS)
+        pytest.fail(f"page scrolls sideways on a phone ({width}px): {wide}")
