@@ -148,8 +148,9 @@ def chat_json(lines: list[dict[str, Any]], history: bool) -> dict[str, Any]:
     return chat_message(lines, history)
 
 
-def chat_html(lines: list[dict[str, Any]], history: bool, seat: int | None) -> str:
-    """Chat lines: the whole list replaced (history) or new lines appended."""
+def chat_html(lines: list[dict[str, Any]], history: bool) -> str:
+    """Chat lines: the whole list replaced (history) or new lines appended. Chat is the same
+    for everyone at the table, so this depends on nothing about the viewer."""
     return templates.env.get_template("partials/chat.html").render(
-        {"lines": lines, "history": history, "viewer_seat": seat}
+        {"lines": lines, "history": history}
     )

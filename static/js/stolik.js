@@ -94,7 +94,6 @@
     if (submitter && submitter.name) putPath(action, submitter.name, readValue(submitter.value));
     return action;
   }
-  window.stolikFormAction = formAction;
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     const form = evt.target;
     if (form && form.id === "chat-form") {

@@ -74,9 +74,7 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
             lines = list(hub.chat_log) if payload is None else [payload]
             history = payload is None
             data = (
-                render.chat_json(lines, history)
-                if json_fmt
-                else render.chat_html(lines, history, hub.seat_of(conn.user_id))
+                render.chat_json(lines, history) if json_fmt else render.chat_html(lines, history)
             )
             await _send(ws, conn, data)
 
