@@ -6,7 +6,9 @@ AUTO_MIGRATE=false), then serves pages, the JSON API and the websockets.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -17,12 +19,21 @@ from starlette.middleware.sessions import SessionMiddleware
 from app.api.routes import api, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import make_engine, make_session_factory, upgrade_database
-from app.realtime.hub import Hubs, RoomError
+from app.realtime.hub import Hubs, RoomError, Runtime
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app for `settings` (defaults: the embedded SQLite setup)."""
+def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
+    """Build the app for `settings` (defaults: the embedded SQLite setup).
+
+    `now` replaces the wall clock of turn clocks and disconnection times (tests inject one).
+    """
     settings = settings or Settings()
+    runtime = Runtime(
+        bot_delay=settings.bot_delay,
+        takeover_after=settings.takeover_after,
+        bot_think_scale=settings.bot_think_scale,
+        **({"now": now} if now is not None else {}),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -32,8 +43,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(url)
         app.state.db = engine
         app.state.sessions = make_session_factory(engine)
-        app.state.hubs = Hubs(app.state.sessions)
+        hubs = Hubs(app.state.sessions, runtime)
+        app.state.hubs = hubs
+        await hubs.resume()
+        ticker = asyncio.create_task(hubs.run_ticker(settings.clock_tick))
         yield
+        ticker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticker
+        hubs.shutdown()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

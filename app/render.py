@@ -7,7 +7,9 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
+from app import bots, clocks
 from app.core.config import ROOT
+from app.db import repo
 from app.db.repo import LobbyRow
 from app.realtime.hub import Connection, RoomHub
 from app.realtime.protocol import (
@@ -30,6 +32,20 @@ def act_vals(version: int, action: dict[str, Any]) -> str:
 
 
 templates.env.globals["act_vals"] = act_vals
+templates.env.globals["clock_choices"] = clocks.CLOCK_CHOICES
+templates.env.globals["bot_levels"] = bots.LEVELS
+templates.env.globals["bot_mark"] = repo.BOT_MARK
+
+
+def mmss(seconds: float | None) -> str:
+    """A duration as m:ss (h:mm:ss past an hour)."""
+    total = max(0, int(seconds or 0))
+    h, rest = divmod(total, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+templates.env.filters["mmss"] = mmss
 
 
 def game_assets(game_id: str) -> list[tuple[str, str]]:
@@ -44,10 +60,37 @@ def game_assets(game_id: str) -> list[tuple[str, str]]:
 templates.env.globals["game_assets"] = game_assets
 
 
+def _seat_info(hub: RoomHub, s: int, online: set[int]) -> dict[str, Any]:
+    info = hub.seats.get(s)
+    game = hub.game
+    return {
+        "seat": s,
+        "name": info.name if info else None,
+        "online": s in online,
+        "bot": info.bot_level if info else None,
+        "control": info.control if info else None,
+        "offline_for": hub.offline_for(s) if info and not info.is_bot else None,
+        "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
+    }
+
+
 def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
-    """Public facts about a room (JSON form, shared by both formats)."""
+    """Public facts about a room (JSON form, shared by both formats).
+
+    Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
+    is how long a person's seat has had no connection.
+    """
     online = set(hub.online_seats())
     game = hub.game
+    rematch = rematch_join = None
+    if hub.rematch_slug:
+        code = hub.rematch_code if hub.private and viewer_seat is not None else None
+        if code or not hub.private:
+            rematch = f"/t/{hub.rematch_slug}" + (f"?code={code}" if code else "")
+        if viewer_seat is not None:
+            rematch_join = f"/t/{hub.rematch_slug}/sit?seat={viewer_seat}" + (
+                f"&code={code}" if code else ""
+            )
     info: dict[str, Any] = {
         "slug": hub.slug,
         "game": hub.game_id,
@@ -59,19 +102,31 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
         "host_seat": hub.seat_of(hub.host_id),
         "your_seat": viewer_seat,
         "options": hub.options,
-        "seats": [
-            {
-                "seat": s,
-                "name": hub.seats[s].name if s in hub.seats else None,
-                "online": s in online,
-            }
-            for s in range(hub.num_seats)
-        ],
+        "seats": [_seat_info(hub, s, online) for s in range(hub.num_seats)],
+        "now": hub.runtime.now(),
+        "clock": hub.clock_spec,
+        "bot_level": hub.bot_level,
+        "takeover_after": hub.runtime.takeover_after,
+        "rematch": rematch,
+        "rematch_join": rematch_join,
         "to_act": sorted(game.engine.to_act(game.state)) if game else [],
         "seed_commitment": game.seed_commitment if game else None,
         "seed": game.seed if game and game.over else None,
     }
     return info
+
+
+def standing_names(hub: RoomHub) -> dict[int, str]:
+    """Names as the boards show them: a bot's marked, a resigned player's marked so."""
+    names = {}
+    for seat, info in hub.seats.items():
+        if info.is_bot:
+            names[seat] = f"{repo.BOT_MARK} {info.name}"
+        elif info.control == "resigned":
+            names[seat] = f"{info.name} (resigned)"
+        else:
+            names[seat] = info.name
+    return names
 
 
 def state_json(hub: RoomHub, conn: Connection) -> dict[str, Any]:
@@ -101,7 +156,8 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "version": game.version if game else 0,
         "view": view,
         "log": hub.log_for(seat)[-settings_log_tail:],
-        "names": hub.names(),
+        "names": standing_names(hub),
+        "bot_levels": bots.LEVELS,
     }
     return templates.env.get_template("partials/table_state.html").render(ctx)
 
@@ -115,6 +171,7 @@ def presence_html(hub: RoomHub, conn: Connection) -> str:
         "room": room_info(hub, seat),
         "seat": seat,
         "view": game.engine.view(game.state, seat) if game else None,
+        "is_host": conn.user_id == hub.host_id,
         "oob": True,
     }
     return templates.env.get_template("partials/seats.html").render(ctx)
@@ -136,10 +193,10 @@ def error_json(code: str, message: str) -> dict[str, Any]:
     return error_message(code, message)
 
 
-def lobby_html(rows: list[LobbyRow]) -> str:
+def lobby_html(rows: list[LobbyRow], now: float) -> str:
     """The lobby's table list as an out-of-band fragment."""
     return templates.env.get_template("partials/lobby_tables.html").render(
-        {"rows": rows, "oob": True}
+        {"rows": rows, "oob": True, "now": now}
     )
 
 

@@ -6,10 +6,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import clocks
+from app.bots import LEVELS
+from app.clocks import CLOCKS
 from app.core.config import ROOT
 from app.db import repo
 from app.db.models import Room
-from app.realtime.hub import RoomError
+from app.db.repo import LobbyRow
+from app.realtime.hub import Hubs, RoomError
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError
 
@@ -32,6 +36,8 @@ async def create_table(
     num_seats: int,
     options: dict[str, Any],
     private: bool,
+    clock: str = "none",
+    bot_level: str = "normal",
 ) -> Room:
     """Validate and create a room; the host takes seat 0."""
     engine = REGISTRY.get(game_id)
@@ -44,6 +50,10 @@ async def create_table(
             f"{spec.title} is for {spec.min_players} to {spec.max_players} players.",
             400,
         )
+    if clock != "none" and clock not in CLOCKS:
+        raise RoomError("bad_clock", f"Unknown clock {clock!r}.", 400)
+    if bot_level not in LEVELS:
+        raise RoomError("bad_level", f"Bot levels are {', '.join(LEVELS)}.", 400)
     try:
         parsed = engine.parse_options(options)
     except GameError as exc:
@@ -55,6 +65,8 @@ async def create_table(
         options=parsed.model_dump(mode="json"),
         num_seats=num_seats,
         private=private,
+        clock=clock,
+        bot_level=bot_level,
     )
 
 
@@ -95,3 +107,20 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
         elif key in form:
             out[field["name"]] = form[key]
     return out
+
+
+async def lobby_listing(session: AsyncSession, hubs: Hubs, user_id: int | None) -> list[LobbyRow]:
+    """The lobby's rows, the user's own tables first, each with "your turn" and its clock."""
+    rows = await repo.lobby_rows(session, user_id)
+    for row in rows:
+        if not row.mine or row.status != "playing":
+            continue
+        hub = await hubs.get(row.slug)
+        game = hub.game if hub else None
+        seat = hub.seat_of(user_id) if hub else None
+        if hub is None or game is None or seat is None or game.over:
+            continue
+        row.your_turn = seat in game.engine.to_act(game.state) and not hub.bot_plays(seat)
+        clock = clocks.seat_clock(game.clock, seat)
+        row.deadline = clock["deadline"] if clock and row.your_turn else None
+    return rows

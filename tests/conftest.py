@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,16 +81,37 @@ class Server:
         await asyncio.wait_for(self.task, 15)
 
 
-async def start_server(database_url: str, data_dir: Path, **overrides: Any) -> Server:
-    """Start the app in this event loop on a free loopback port (`overrides`: settings)."""
+class FakeClock:
+    """An injected wall clock for turn clocks and disconnection times: tests move it."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass."""
+        self.t += seconds
+
+
+async def start_server(
+    database_url: str,
+    data_dir: Path,
+    now: Callable[[], float] | None = None,
+    **overrides: Any,
+) -> Server:
+    """Start the app in this event loop on a free loopback port (`overrides`: settings;
+    `now`: an injected clock). Bots move at once and think little unless overridden."""
+    defaults: dict[str, Any] = {"bot_delay": 0.0, "bot_think_scale": 0.05}
     settings = Settings(
         database_url=database_url,
         data_dir=data_dir,
         secret_key="test-secret",
         log_tail=500,
-        **overrides,
+        **{**defaults, **overrides},
     )
-    app = create_app(settings)
+    app = create_app(settings, now=now)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio", lifespan="on"
     )

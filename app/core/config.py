@@ -31,6 +31,16 @@ class Settings(BaseSettings):
     chat_rate_count: int = Field(default=5, description="Chat lines a person may send per window")
     chat_rate_window: float = Field(default=10.0, description="Chat rate-limit window, seconds")
     cookie_secure: bool = False
+    bot_delay: float = Field(default=0.8, description="Seconds a bot waits before it moves")
+    bot_think_scale: float = Field(
+        default=1.0, description="Multiplies every bot level's search budget (tests: small)"
+    )
+    takeover_after: float = Field(
+        default=60.0,
+        description="Seconds a player must be disconnected before the host may "
+        "hand their seat to a bot",
+    )
+    clock_tick: float = Field(default=1.0, description="Seconds between turn-clock checks")
 
     @cached_property
     def resolved_database_url(self) -> str:

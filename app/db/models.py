@@ -1,4 +1,4 @@
-"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat messages.
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events.
 
 Table models only; the pydantic shapes the API speaks live in app/schemas.py.
 """
@@ -8,7 +8,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -45,12 +54,23 @@ class Room(Base):
     invite_code: Mapped[str] = mapped_column(String(32))
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
-    """open (seating), playing, finished."""
+    """open (seating), playing, finished, closed."""
+    clock: Mapped[str] = mapped_column(String(16), default="none")
+    """The turn clock the host chose: none, fast, normal or slow (app/clocks.py)."""
+    bot_level: Mapped[str] = mapped_column(String(16), default="normal")
+    """The level of the bot that decides for a seat whose time ran out."""
+    rematch_slug: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The table created by "Play again" once this one finished (set once)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class SeatRow(Base):
-    """Who sits where at a room."""
+    """Who sits where at a room: a person (`user_id`) or a bot (`bot_level`).
+
+    `control` says who plays a person's seat now: None (the person), "autopilot" (they asked
+    a bot to play for them), "away" (handed to a bot: disconnected, or out of time three
+    times in a row) or "resigned" (a bot finishes the game for them).
+    """
 
     __tablename__ = "seats"
     __table_args__ = (
@@ -61,7 +81,9 @@ class SeatRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    control: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class Game(Base):
@@ -80,6 +102,8 @@ class Game(Base):
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="playing")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The turn clocks at `version` (banks, deadlines, timeouts in a row), see app/clocks.py."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -113,3 +137,28 @@ class ChatMessage(Base):
     """The writer's seat then, or None for a spectator."""
     text: Mapped[str] = mapped_column(String(1000))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomEvent(Base):
+    """A log line about the table rather than a move (a bot took a seat, a timeout, a resign).
+
+    Shown in the log after the events of the game version it happened at.
+    """
+
+    __tablename__ = "room_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Heartbeat(Base):
+    """When a server process last said it was alive, so deadlines skip the server's downtime."""
+
+    __tablename__ = "heartbeats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch, by the server's clock."""

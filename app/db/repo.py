@@ -14,7 +14,17 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ChatMessage, Game, Move, Room, SeatRow, User, utcnow
+from app.db.models import (
+    ChatMessage,
+    Game,
+    Heartbeat,
+    Move,
+    Room,
+    RoomEvent,
+    SeatRow,
+    User,
+    utcnow,
+)
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -43,8 +53,11 @@ async def create_room(
     options: dict[str, Any],
     num_seats: int,
     private: bool,
+    clock: str = "none",
+    bot_level: str = "normal",
+    host_seat: int = 0,
 ) -> Room:
-    """A new open room, its host in seat 0."""
+    """A new open room, its host in `host_seat` (seat 0 unless a rematch says otherwise)."""
     room = Room(
         slug=secrets.token_urlsafe(6),
         game_id=game_id,
@@ -54,10 +67,12 @@ async def create_room(
         invite_code=secrets.token_urlsafe(9),
         host_id=host_id,
         status="open",
+        clock=clock,
+        bot_level=bot_level,
     )
     session.add(room)
     await session.flush()
-    session.add(SeatRow(room_id=room.id, seat=0, user_id=host_id))
+    session.add(SeatRow(room_id=room.id, seat=host_seat, user_id=host_id))
     await session.flush()
     return room
 
@@ -68,29 +83,65 @@ async def get_room(session: AsyncSession, slug: str) -> Room | None:
     return result.scalar_one_or_none()
 
 
+BOT_MARK = "🤖"
+"""Shown next to every bot's name (seats bar, lobby); the log names bots "Bot 2 (normal)"."""
+
+
+def bot_name(seat: int, level: str) -> str:
+    """The display name of a bot seat."""
+    return f"Bot {seat + 1} ({level})"
+
+
 @dataclass(frozen=True)
 class SeatInfo:
-    """Who sits in a seat."""
+    """Who sits in a seat: a person (`user_id`) or a bot (`bot_level`), and who plays it now."""
 
     seat: int
-    user_id: int
+    user_id: int | None
     name: str
+    bot_level: str | None = None
+    control: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot's own seat (not a person's seat played by a bot)."""
+        return self.bot_level is not None
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether a bot makes this seat's decisions now."""
+        return self.is_bot or self.control is not None
 
 
 async def room_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
     """The occupied seats of a room, in seat order."""
     result = await session.execute(
-        select(SeatRow.seat, SeatRow.user_id, User.name)
-        .join(User, User.id == SeatRow.user_id)
+        select(SeatRow.seat, SeatRow.user_id, User.name, SeatRow.bot_level, SeatRow.control)
+        .outerjoin(User, User.id == SeatRow.user_id)
         .where(SeatRow.room_id == room_id)
         .order_by(SeatRow.seat)
     )
-    return [SeatInfo(seat, uid, name) for seat, uid, name in result.all()]
+    return [
+        SeatInfo(
+            seat,
+            uid,
+            name if uid is not None else bot_name(seat, level or "normal"),
+            level,
+            control,
+        )
+        for seat, uid, name, level, control in result.all()
+    ]
 
 
 async def add_seat(session: AsyncSession, room_id: int, seat: int, user_id: int) -> None:
     """Seat a user."""
     session.add(SeatRow(room_id=room_id, seat=seat, user_id=user_id))
+    await session.flush()
+
+
+async def add_bot(session: AsyncSession, room_id: int, seat: int, level: str) -> None:
+    """Seat a bot."""
+    session.add(SeatRow(room_id=room_id, seat=seat, user_id=None, bot_level=level))
     await session.flush()
 
 
@@ -101,11 +152,27 @@ async def remove_seat(session: AsyncSession, room_id: int, user_id: int) -> None
     )
 
 
-async def compact_seats(session: AsyncSession, room_id: int, order: list[int]) -> None:
-    """Renumber seats 0..k-1 following `order` (user ids), e.g. when starting short-handed."""
+async def remove_seat_at(session: AsyncSession, room_id: int, seat: int) -> None:
+    """Empty a seat (a bot's, before the start)."""
+    await session.execute(delete(SeatRow).where(SeatRow.room_id == room_id, SeatRow.seat == seat))
+
+
+async def set_control(session: AsyncSession, room_id: int, seat: int, control: str | None) -> None:
+    """Who plays a person's seat now (None: the person)."""
+    await session.execute(
+        update(SeatRow)
+        .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
+        .values(control=control)
+    )
+
+
+async def compact_seats(session: AsyncSession, room_id: int, order: list[SeatInfo]) -> None:
+    """Renumber seats 0..k-1 following `order`, e.g. when starting short-handed."""
     await session.execute(delete(SeatRow).where(SeatRow.room_id == room_id))
-    for seat, user_id in enumerate(order):
-        session.add(SeatRow(room_id=room_id, seat=seat, user_id=user_id))
+    for seat, info in enumerate(order):
+        session.add(
+            SeatRow(room_id=room_id, seat=seat, user_id=info.user_id, bot_level=info.bot_level)
+        )
     await session.flush()
 
 
@@ -124,6 +191,7 @@ async def create_game(
     seed: int,
     seed_commitment: str,
     snapshot: dict[str, Any],
+    clock: dict[str, Any] | None = None,
 ) -> Game:
     """The game record at version 0."""
     game = Game(
@@ -136,6 +204,7 @@ async def create_game(
         version=0,
         snapshot=snapshot,
         status="playing",
+        clock=clock,
     )
     session.add(game)
     await session.flush()
@@ -158,6 +227,7 @@ async def record_move(
     events: list[dict[str, Any]],
     snapshot: dict[str, Any],
     result: dict[str, Any] | None,
+    clock: dict[str, Any] | None = None,
 ) -> bool:
     """Append the move and store the new snapshot, only if the game is still at `from_version`.
 
@@ -172,6 +242,7 @@ async def record_move(
             snapshot=snapshot,
             status="finished" if result is not None else "playing",
             result=result,
+            clock=clock,
             updated_at=now,
         )
     )
@@ -189,6 +260,69 @@ async def record_move(
     )
     await session.flush()
     return True
+
+
+async def set_game_clock(
+    session: AsyncSession, game_id: int, version: int, clock: dict[str, Any] | None
+) -> bool:
+    """Store the clock of a game still at `version` (False if it has moved on)."""
+    updated = await session.execute(
+        update(Game).where(Game.id == game_id, Game.version == version).values(clock=clock)
+    )
+    return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
+
+
+async def running_clock_games(session: AsyncSession) -> list[Game]:
+    """Every unfinished game that has a clock."""
+    result = await session.execute(
+        select(Game).where(Game.status == "playing", Game.clock.is_not(None))
+    )
+    return list(result.scalars().all())
+
+
+async def playing_room_slugs(session: AsyncSession) -> list[str]:
+    """Slugs of every room with a game in progress (their bots and clocks resume at start)."""
+    result = await session.execute(select(Room.slug).where(Room.status == "playing"))
+    return list(result.scalars().all())
+
+
+async def add_room_event(session: AsyncSession, room_id: int, version: int, text: str) -> None:
+    """Store a log line about the table."""
+    session.add(RoomEvent(room_id=room_id, version=version, text=text))
+    await session.flush()
+
+
+async def room_events(session: AsyncSession, room_id: int) -> list[RoomEvent]:
+    """The table's log lines, in order."""
+    result = await session.execute(
+        select(RoomEvent).where(RoomEvent.room_id == room_id).order_by(RoomEvent.id)
+    )
+    return list(result.scalars().all())
+
+
+async def last_heartbeat(session: AsyncSession) -> float | None:
+    """When a server process last said it was alive."""
+    result = await session.execute(select(func.max(Heartbeat.at)))
+    value = result.scalar_one_or_none()
+    return None if value is None else float(value)
+
+
+async def beat(session: AsyncSession, now: float) -> None:
+    """Record that a server process is alive now (one row kept)."""
+    updated = await session.execute(update(Heartbeat).where(Heartbeat.id == 1).values(at=now))
+    if updated.rowcount != 1:  # type: ignore[attr-defined]
+        session.add(Heartbeat(id=1, at=now))
+        await session.flush()
+
+
+async def set_rematch(session: AsyncSession, room_id: int, slug: str) -> bool:
+    """Link a finished room to its rematch, only if no rematch was linked yet."""
+    updated = await session.execute(
+        update(Room)
+        .where(Room.id == room_id, Room.rematch_slug.is_(None))
+        .values(rematch_slug=slug)
+    )
+    return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
 
 
 async def add_chat(
@@ -218,9 +352,9 @@ async def game_moves(session: AsyncSession, game_id: int) -> list[Move]:
     return list(result.scalars().all())
 
 
-@dataclass(frozen=True)
+@dataclass
 class LobbyRow:
-    """One line of the lobby's table list."""
+    """One line of the lobby's table list (`your_turn`/`deadline` filled from the live hub)."""
 
     slug: str
     game_id: str
@@ -229,24 +363,56 @@ class LobbyRow:
     num_seats: int
     status: str
     private: bool
+    bots: int = 0
+    mine: bool = False
+    clock: str = "none"
+    invite_code: str | None = None
+    your_turn: bool = False
+    deadline: float | None = None
 
 
 async def lobby_rows(
     session: AsyncSession, user_id: int | None, limit: int = 100
 ) -> list[LobbyRow]:
-    """Public tables that are open or playing, plus every table the user sits at."""
-    seated = select(SeatRow.room_id, func.count().label("n")).group_by(SeatRow.room_id).subquery()
+    """Tables the user sits at (waiting or playing), then public tables waiting or playing.
+
+    Finished and closed tables leave the list; they stay reachable by their link.
+    """
+    seated = (
+        select(
+            SeatRow.room_id,
+            func.count().label("n"),
+            func.count(SeatRow.bot_level).label("bots"),
+        )
+        .group_by(SeatRow.room_id)
+        .subquery()
+    )
     mine = select(SeatRow.room_id).where(SeatRow.user_id == (user_id or -1))
     query = (
-        select(Room, User.name, func.coalesce(seated.c.n, 0))
+        select(Room, User.name, func.coalesce(seated.c.n, 0), func.coalesce(seated.c.bots, 0))
         .join(User, User.id == Room.host_id)
         .outerjoin(seated, seated.c.room_id == Room.id)
-        .where(((Room.private.is_(False)) & (Room.status != "finished")) | Room.id.in_(mine))
+        .where(Room.status.in_(("open", "playing")))
+        .where(Room.private.is_(False) | Room.id.in_(mine))
         .order_by(Room.created_at.desc())
         .limit(limit)
     )
     result = await session.execute(query)
-    return [
-        LobbyRow(r.slug, r.game_id, host, int(n), r.num_seats, r.status, r.private)
-        for r, host, n in result.all()
+    my_rooms = set((await session.execute(mine)).scalars().all())
+    rows = [
+        LobbyRow(
+            r.slug,
+            r.game_id,
+            host,
+            int(n),
+            r.num_seats,
+            r.status,
+            r.private,
+            bots=int(bots),
+            mine=r.id in my_rooms,
+            clock=r.clock,
+            invite_code=r.invite_code if r.id in my_rooms and r.private else None,
+        )
+        for r, host, n, bots in result.all()
     ]
+    return sorted(rows, key=lambda row: not row.mine)

@@ -3,31 +3,40 @@
 Every change to a room or its game goes through its hub's lock, so moves on one game are
 serialised in this process; the database's `UPDATE … WHERE version = v` guards the rest.
 The move path (design.md): parse → check seat and version → engine.apply → ONE transaction
-(move + snapshot) → commit → only then tell every connection there is a new version. Each
-connection's writer then computes its own `view(state, seat)` and redacted log, so a seat
+(move + snapshot + clock) → commit → only then tell every connection there is a new version.
+Each connection's writer then computes its own `view(state, seat)` and redacted log, so a seat
 never receives bytes it may not see.
+
+Bots take the same path: a seat played by a bot (a bot's own seat, a person on autopilot, a
+seat handed over while its player is away, a resigned seat) gets a task that thinks (in a
+worker thread) and then commits through `_commit` under the lock, after the same staleness
+check as a person's act. A turn clock's expiry is a bot's move for that seat, nothing else.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import secrets
 import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import bots, clocks
 from app.db import repo
 from app.realtime.protocol import Act, ProtocolError
 from engines import get_engine
-from engines.core import Engine, Event, GameError, Seat
+from engines.core import Engine, Event, GameError, Seat, Step
+
+logger = logging.getLogger(__name__)
 
 _SEAT_REF = re.compile(r"\{p(\d+)\}")
 
@@ -77,6 +86,22 @@ class RoomError(Exception):
         self.status = status
 
 
+class _LostRace(Exception):
+    """Another process made the same room change first."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What hubs need from the server around them: the clock (injected in tests), how long a
+    bot waits before its move is shown, after how long a disconnected seat may be handed to a
+    bot, and how hard bots think (a test knob)."""
+
+    now: Callable[[], float] = time.time
+    bot_delay: float = 0.8
+    takeover_after: float = 60.0
+    bot_think_scale: float = 1.0
+
+
 @dataclass(eq=False)
 class Connection:
     """One open websocket: who is behind it and what it has been sent."""
@@ -105,6 +130,7 @@ class GameLive:
     seed_commitment: str
     log: list[tuple[int, Event]]
     prompt_version: dict[Seat, int]
+    clock: dict[str, Any] | None = None
 
     @property
     def over(self) -> bool:
@@ -115,8 +141,14 @@ class GameLive:
 class RoomHub:
     """The live room: loaded from the database on first use, then kept in memory."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], room: Any) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        room: Any,
+        runtime: Runtime | None = None,
+    ) -> None:
         self.sessions = sessions
+        self.runtime = runtime or Runtime()
         self.lock = asyncio.Lock()
         self.room_id: int = room.id
         self.slug: str = room.slug
@@ -128,7 +160,14 @@ class RoomHub:
         self.invite_code: str = room.invite_code
         self.host_id: int = room.host_id
         self.status: str = room.status
+        self.clock_spec: str = room.clock
+        self.bot_level: str = room.bot_level
+        self.rematch_slug: str | None = room.rematch_slug
+        self.rematch_code: str | None = None
         self.seats: dict[Seat, repo.SeatInfo] = {}
+        self.offline_since: dict[Seat, float] = {}
+        self._bot_tasks: dict[Seat, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self.game: GameLive | None = None
         self.room_rev = 0
         self.connections: set[Connection] = set()
@@ -144,11 +183,21 @@ class RoomHub:
         self.chat_log.extend(
             chat_line(m) for m in await repo.recent_chat(session, self.room_id, CHAT_KEPT)
         )
+        now = self.runtime.now()
+        self.offline_since = {s: now for s, info in self.seats.items() if not info.is_bot}
+        if self.rematch_slug is not None:
+            rematch = await repo.get_room(session, self.rematch_slug)
+            self.rematch_code = rematch.invite_code if rematch else None
         game = await repo.game_for_room(session, self.room_id)
         if game is None:
             return
         moves = await repo.game_moves(session, game.id)
         log = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
+        notes = [
+            (n.version, Event.public(n.text)) for n in await repo.room_events(session, self.room_id)
+        ]
+        # Each version's move events first, then the table's own lines of that version.
+        log = sorted([*log, *notes], key=lambda item: item[0])
         self.game = GameLive(
             db_id=game.id,
             engine=self.engine,
@@ -158,12 +207,31 @@ class RoomHub:
             seed_commitment=game.seed_commitment,
             log=log,
             prompt_version={s: game.version for s in range(game.num_players)},
+            clock=game.clock,
         )
+
+    async def reload_game(self) -> None:
+        """Re-read the game from the database (another process moved it on)."""
+        async with self.sessions() as session:
+            self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+            room = await repo.get_room(session, self.slug)
+            if room is not None:
+                self.status = room.status
+                self.rematch_slug = room.rematch_slug
+            offline = dict(self.offline_since)
+            self.chat_log.clear()
+            await self.load(session)
+            self.offline_since = offline
+        self.room_rev += 1
+        self._broadcast("state")
+        self.kick_bots()
 
     # ---- who is who ---------------------------------------------------------------------------
 
     def seat_of(self, user_id: int | None) -> Seat | None:
-        """The seat a user sits in, if any."""
+        """The seat a user sits in, if any (never a bot's seat)."""
+        if user_id is None:
+            return None
         for seat, info in self.seats.items():
             if info.user_id == user_id:
                 return seat
@@ -173,6 +241,11 @@ class RoomHub:
         """Display names by seat."""
         return {seat: info.name for seat, info in self.seats.items()}
 
+    def bot_plays(self, seat: Seat) -> bool:
+        """Whether a bot makes this seat's decisions now."""
+        info = self.seats.get(seat)
+        return info is not None and info.bot_plays
+
     def may_watch(self, user_id: int | None, code: str | None) -> bool:
         """Public rooms are open to all; private ones to their players and the link holders."""
         if not self.private or self.seat_of(user_id) is not None or user_id == self.host_id:
@@ -180,9 +253,17 @@ class RoomHub:
         return code is not None and secrets.compare_digest(code, self.invite_code)
 
     def online_seats(self) -> list[Seat]:
-        """Seats with at least one open connection."""
+        """Seats with at least one open connection (bots are always there)."""
         online = {self.seat_of(c.user_id) for c in self.connections}
+        online |= {s for s, info in self.seats.items() if info.is_bot}
         return sorted(s for s in online if s is not None)
+
+    def offline_for(self, seat: Seat) -> float | None:
+        """Seconds since a person's seat lost its last connection (None if connected)."""
+        since = self.offline_since.get(seat)
+        if since is None or seat in self.online_seats():
+            return None
+        return max(0.0, self.runtime.now() - since)
 
     def fill_names(self, text: str) -> str:
         """Replace `{pN}` seat references by display names."""
@@ -262,11 +343,20 @@ class RoomHub:
                     "not_enough_players",
                     f"{spec.title} needs at least {spec.min_players} players; {players} seated.",
                 )
-            order = [self.seats[s].user_id for s in sorted(self.seats)]
+            order = [self.seats[s] for s in sorted(self.seats)]
             seed = secrets.randbits(62)
             commitment = hashlib.sha256(f"stolik:{seed}".encode()).hexdigest()
             options = self.engine.parse_options(self.options)
             state = self.engine.setup(players, options, seed)
+            acting = self.engine.to_act(state)
+            now = self.runtime.now()
+            clock = clocks.advance(
+                clocks.new_clock(self.clock_spec, players),
+                now=now,
+                acting=acting,
+                new_decision=acting,
+            )
+            opening = "The game begins. Good luck!"
             async with self.sessions.begin() as session:
                 await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
@@ -279,10 +369,17 @@ class RoomHub:
                     seed=seed,
                     seed_commitment=commitment,
                     snapshot=self.engine.dump(state),
+                    clock=clock,
                 )
+                await repo.add_room_event(session, self.room_id, 0, opening)
                 self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
             self.status = "playing"
             self.num_seats = players
+            self.offline_since = {
+                s: self.offline_since.get(s, now)
+                for s, info in self.seats.items()
+                if not info.is_bot
+            }
             self.game = GameLive(
                 db_id=game.id,
                 engine=self.engine,
@@ -290,10 +387,180 @@ class RoomHub:
                 version=0,
                 seed=seed,
                 seed_commitment=commitment,
-                log=[(0, Event.public("The game begins. Good luck!"))],
+                log=[(0, Event.public(opening))],
                 prompt_version=dict.fromkeys(range(players), 0),
+                clock=clock,
             )
             self._changed()
+            self.kick_bots()
+
+    # ---- bots in seats, who plays a seat ----------------------------------------------------
+
+    async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
+        """The host seats a bot before the start (the first free seat unless one is named)."""
+        if level not in bots.LEVELS:
+            raise RoomError("bad_level", f"Bot levels are {', '.join(bots.LEVELS)}.", 400)
+        async with self.lock:
+            self._require_host(user_id, "Only the host can add bots.")
+            if self.status != "open":
+                raise RoomError("already_started", "The game has already started.")
+            free = [s for s in range(self.num_seats) if s not in self.seats]
+            if not free:
+                raise RoomError("table_full", "This table is full.")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise RoomError("seat_taken", "That seat is taken or does not exist.")
+            async with self.sessions.begin() as session:
+                await repo.add_bot(session, self.room_id, seat, level)
+            self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
+            self._changed()
+            return seat
+
+    async def remove_bot(self, user_id: int, seat: Seat) -> None:
+        """The host takes a bot out of its seat before the start."""
+        async with self.lock:
+            self._require_host(user_id, "Only the host can remove bots.")
+            if self.status != "open":
+                raise RoomError("already_started", "The game has already started.")
+            info = self.seats.get(seat)
+            if info is None or not info.is_bot:
+                raise RoomError("not_a_bot", "There is no bot in that seat.")
+            async with self.sessions.begin() as session:
+                await repo.remove_seat_at(session, self.room_id, seat)
+            del self.seats[seat]
+            self._changed()
+
+    async def set_autopilot(self, user_id: int, on: bool) -> None:
+        """ "Let a bot play for me" (on) or "I'm back" (off) for the user's own seat."""
+        async with self.lock:
+            seat = self._playing_seat(user_id)
+            control = self.seats[seat].control
+            if control == "resigned":
+                raise RoomError("resigned", "You resigned from this game.")
+            if on and control is None:
+                await self._set_control(seat, "autopilot", f"{{p{seat}}} lets a bot play for them.")
+            elif not on and control in ("autopilot", "away"):
+                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
+            self.kick_bots()
+
+    async def resign(self, user_id: int) -> None:
+        """Give up: a bot finishes the seat's game; the standings mark the seat as resigned."""
+        async with self.lock:
+            seat = self._playing_seat(user_id)
+            if self.seats[seat].control == "resigned":
+                raise RoomError("resigned", "You have already resigned.")
+            await self._set_control(
+                seat, "resigned", f"{{p{seat}}} resigned; a bot finishes their game."
+            )
+            self.kick_bots()
+
+    async def hand_to_bot(self, user_id: int, seat: Seat) -> None:
+        """The host hands a seat whose player has been disconnected long enough to a bot."""
+        async with self.lock:
+            self._require_host(user_id, "Only the host can hand a seat to a bot.")
+            if self.status != "playing" or self.game is None or self.game.over:
+                raise RoomError("not_playing", "There is no game in progress.")
+            info = self.seats.get(seat)
+            if info is None or info.is_bot or info.control is not None:
+                raise RoomError("not_a_person", "A bot already plays that seat.")
+            away = self.offline_for(seat)
+            needed = self.runtime.takeover_after
+            if away is None or away < needed:
+                wait = "" if away is None else f" (another {max(1, round(needed - away))} s)"
+                raise RoomError(
+                    "still_connected",
+                    f"A seat can be handed to a bot once its player has been disconnected "
+                    f"for {round(needed)} s{wait}.",
+                )
+            await self._set_control(
+                seat, "away", f"{{p{seat}}} is away; a bot plays for them until they return."
+            )
+            self.kick_bots()
+
+    async def rematch(self, user_id: int) -> tuple[str, str]:
+        """ "Play again": a new table with the same game, options, clock and seats (bots
+        included). The first person to ask creates it and hosts it; later askers get the same
+        one. Returns its slug and invite code."""
+        async with self.lock:
+            seat = self.seat_of(user_id)
+            if seat is None:
+                raise RoomError("not_seated", "Only the players can start a rematch.", 403)
+            if self.status != "finished":
+                raise RoomError("not_finished", "The game is not over yet.")
+            if self.rematch_slug is None:
+                try:
+                    async with self.sessions.begin() as session:
+                        room = await repo.create_room(
+                            session,
+                            host_id=user_id,
+                            game_id=self.game_id,
+                            options=self.options,
+                            num_seats=self.num_seats,
+                            private=self.private,
+                            clock=self.clock_spec,
+                            bot_level=self.bot_level,
+                            host_seat=seat,
+                        )
+                        for s, info in self.seats.items():
+                            if info.bot_level is not None:
+                                await repo.add_bot(session, room.id, s, info.bot_level)
+                        if not await repo.set_rematch(session, self.room_id, room.slug):
+                            raise _LostRace  # rolls the new room back
+                    self.rematch_slug = room.slug
+                    self.rematch_code = room.invite_code
+                    await self._note(f"{{p{seat}}} started a rematch.")
+                except _LostRace:
+                    # Another process linked a rematch first: everyone joins that one.
+                    async with self.sessions() as session:
+                        old = await repo.get_room(session, self.slug)
+                    self.rematch_slug = old.rematch_slug if old else None
+                    self.rematch_code = (await self._rematch_code())[1]
+                self._changed()
+            return await self._rematch_code()
+
+    async def _rematch_code(self) -> tuple[str, str]:
+        assert self.rematch_slug is not None
+        async with self.sessions() as session:
+            room = await repo.get_room(session, self.rematch_slug)
+        assert room is not None
+        return room.slug, room.invite_code
+
+    def _require_host(self, user_id: int, message: str) -> None:
+        if user_id != self.host_id:
+            raise RoomError("not_host", message, 403)
+
+    def _playing_seat(self, user_id: int) -> Seat:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise RoomError("not_seated", "You do not have a seat at this table.")
+        if self.status != "playing" or self.game is None or self.game.over:
+            raise RoomError("not_playing", "There is no game in progress.")
+        return seat
+
+    async def _set_control(self, seat: Seat, control: str | None, text: str) -> None:
+        """Store who plays a seat now, with its log line (under the lock)."""
+        async with self.sessions.begin() as session:
+            await repo.set_control(session, self.room_id, seat, control)
+            if self.game is not None:
+                await repo.add_room_event(session, self.room_id, self.game.version, text)
+            if control is None and self.game is not None and self.game.clock is not None:
+                clock = dict(self.game.clock)
+                clock["timeouts"] = {**clock["timeouts"], str(seat): 0}
+                if await repo.set_game_clock(session, self.game.db_id, self.game.version, clock):
+                    self.game.clock = clock
+        self.seats[seat] = replace(self.seats[seat], control=control)
+        if self.game is not None:
+            self.game.log.append((self.game.version, Event.public(text)))
+        self._changed()
+
+    async def _note(self, text: str) -> None:
+        """A log line about the table at the current version, stored."""
+        if self.game is None:
+            return
+        async with self.sessions.begin() as session:
+            await repo.add_room_event(session, self.room_id, self.game.version, text)
+        self.game.log.append((self.game.version, Event.public(text)))
 
     # ---- the move path --------------------------------------------------------------------------
 
@@ -306,6 +573,8 @@ class RoomHub:
             seat = self.seat_of(user_id)
             if seat is None:
                 raise ProtocolError("spectator", "Spectators cannot play; take a seat first.")
+            if self.seats[seat].control == "resigned":
+                raise ProtocolError("resigned", "You resigned; a bot finishes your game.")
             if not game.prompt_version.get(seat, 0) <= msg.version <= game.version:
                 raise ProtocolError(
                     "stale",
@@ -318,37 +587,178 @@ class RoomHub:
                 step = engine.apply(game.state, seat, action)
             except GameError as exc:
                 raise ProtocolError(exc.code, exc.message) from None
-            outcome = engine.outcome(step.state)
-            result = outcome.to_json() if outcome else None
-            async with self.sessions.begin() as session:
-                ok = await repo.record_move(
-                    session,
-                    game_id=game.db_id,
-                    from_version=game.version,
-                    seat=seat,
-                    action=engine.dump_action(action),
-                    events=[e.to_json() for e in step.events],
-                    snapshot=engine.dump(step.state),
-                    result=result,
-                )
-                if not ok:
-                    raise ProtocolError("conflict", "Another server changed this game; retry.")
+            if self.seats[seat].control is not None:
+                # Playing yourself takes the seat back from the bot.
+                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
+            return await self._commit(seat, action, step)
+
+    async def _commit(
+        self, seat: Seat, action: Any, step: Step[Any], *, timed_out: bool = False
+    ) -> int:
+        """Store one applied action (move, snapshot, clock: one transaction), then announce it.
+
+        Called under the lock. When another process got there first, reload and refuse.
+        """
+        game = self.game
+        assert game is not None
+        engine = game.engine
+        outcome = engine.outcome(step.state)
+        result = outcome.to_json() if outcome else None
+        before = {s: self._prompt(game.state, s) for s in range(len(self.seats))}
+        after = {s: self._prompt(step.state, s) for s in range(len(self.seats))}
+        changed = {s for s in after if after[s] != before[s] or s == seat}
+        acting = engine.to_act(step.state)
+        clock = clocks.advance(
+            game.clock,
+            now=self.runtime.now(),
+            acting=acting,
+            new_decision=changed & acting,
+            actor=seat,
+            timed_out=timed_out,
+        )
+        new_version = game.version + 1
+        notes: list[str] = []
+        if timed_out:
+            notes.append(f"{{p{seat}}} ran out of time; a bot chose for them.")
+        away = (
+            timed_out
+            and self.seats[seat].control is None
+            and clocks.timeouts_in_a_row(clock, seat) >= clocks.TIMEOUTS_BEFORE_AWAY
+        )
+        if away:
+            notes.append(
+                f"{{p{seat}}} ran out of time {clocks.TIMEOUTS_BEFORE_AWAY} times in a row; "
+                "a bot plays for them until they return."
+            )
+        async with self.sessions.begin() as session:
+            ok = await repo.record_move(
+                session,
+                game_id=game.db_id,
+                from_version=game.version,
+                seat=seat,
+                action=engine.dump_action(action),
+                events=[e.to_json() for e in step.events],
+                snapshot=engine.dump(step.state),
+                result=result,
+                clock=clock,
+            )
+            if ok:
+                for text in notes:
+                    await repo.add_room_event(session, self.room_id, new_version, text)
+                if away:
+                    await repo.set_control(session, self.room_id, seat, "away")
                 if result is not None:
                     await repo.set_room(session, self.room_id, status="finished")
-            # Committed: only now does the new version become visible to anyone.
-            new_version = game.version + 1
-            before = {s: self._prompt(game.state, s) for s in range(len(self.seats))}
-            game.state = step.state
-            game.version = new_version
-            game.log.extend((new_version, e) for e in step.events)
-            for s, prompt in before.items():
-                if self._prompt(step.state, s) != prompt or s == seat:
-                    game.prompt_version[s] = new_version
-            if result is not None:
-                self.status = "finished"
-                self.on_lobby_change()
-            self._broadcast("state")
-            return new_version
+        if not ok:
+            await self.reload_game()
+            raise ProtocolError("conflict", "Another server changed this game; retry.")
+        # Committed: only now does the new version become visible to anyone.
+        game.state = step.state
+        game.version = new_version
+        game.clock = clock
+        game.log.extend((new_version, e) for e in step.events)
+        game.log.extend((new_version, Event.public(text)) for text in notes)
+        for s in changed:
+            game.prompt_version[s] = new_version
+        if away:
+            self.seats[seat] = replace(self.seats[seat], control="away")
+            self.room_rev += 1
+        if result is not None:
+            self.status = "finished"
+            self.on_lobby_change()
+        elif game.clock is not None:
+            self.on_lobby_change()
+        self._broadcast("state")
+        self.kick_bots()
+        return new_version
+
+    # ---- bots and clocks ------------------------------------------------------------------------
+
+    def kick_bots(self) -> None:
+        """Start a thinking task for every seat a bot plays that must act and has none."""
+        game = self.game
+        if game is None or game.over:
+            return
+        for seat in sorted(game.engine.to_act(game.state)):
+            if self.bot_plays(seat) and seat not in self._bot_tasks:
+                level = self.seats[seat].bot_level or self.bot_level
+                task = asyncio.create_task(self._bot_turn(seat, game.version, level))
+                self._bot_tasks[seat] = task
+
+    async def _bot_turn(self, seat: Seat, version: int, level: str) -> None:
+        """Think for a seat as of `version`, then move through the common path."""
+        try:
+            if self.runtime.bot_delay > 0:
+                await asyncio.sleep(self.runtime.bot_delay)
+            await self._decide_for(seat, version, level)
+        except ProtocolError:
+            pass  # another process moved first; reload_game already re-kicked
+        finally:
+            if self._bot_tasks.get(seat) is asyncio.current_task():
+                del self._bot_tasks[seat]
+            if self.bot_plays(seat):
+                self.kick_bots()
+
+    async def _decide_for(
+        self, seat: Seat, version: int, level: str, *, timed_out: bool = False
+    ) -> bool:
+        """A bot's decision for `seat`, asked at `version`; False if the question went away."""
+        game = self.game
+        if game is None or game.over or seat not in game.engine.to_act(game.state):
+            return False
+        if game.prompt_version.get(seat, 0) > version:
+            return False
+        state = game.state
+        seed = bots.decision_seed(game.seed_commitment, game.version, seat)
+        action = await asyncio.to_thread(
+            bots.decide, game.engine, state, seat, level, seed, self.runtime.bot_think_scale
+        )
+        async with self.lock:
+            game = self.game
+            if game is None or game.over or seat not in game.engine.to_act(game.state):
+                return False
+            if game.prompt_version.get(seat, 0) > version:
+                return False  # the question changed while it thought
+            if not timed_out and not self.bot_plays(seat):
+                return False  # the player took the seat back
+            if timed_out:
+                deadline = (game.clock or {}).get("deadlines", {}).get(str(seat))
+                if deadline is None or deadline > self.runtime.now():
+                    return False  # the player moved in time after all
+            try:
+                step = game.engine.apply(game.state, seat, action)
+            except GameError:
+                return False  # the position changed under it; think again
+            await self._commit(seat, action, step, timed_out=timed_out)
+            return True
+
+    async def tick(self) -> int:
+        """Enforce the turn clocks: a bot decides for each seat whose time ran out.
+
+        Returns how many decisions were made. Any process may call this; the version check
+        of the move path makes each expiry fire once.
+        """
+        game = self.game
+        if game is None or game.over or game.clock is None:
+            return 0
+        fired = 0
+        for seat in clocks.expired(game.clock, self.runtime.now()):
+            try:
+                if await self._decide_for(seat, game.version, self.bot_level, timed_out=True):
+                    fired += 1
+            except ProtocolError:
+                pass  # lost the race to another process, which already moved
+        return fired
+
+    async def settle(self) -> None:
+        """Wait until no bot is thinking (tests and shutdown)."""
+        while self._bot_tasks:
+            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+
+    def stop_bots(self) -> None:
+        """Cancel every thinking task (shutdown)."""
+        for task in self._bot_tasks.values():
+            task.cancel()
 
     async def chat(self, user_id: int | None, text: str, limits: ChatLimits) -> dict[str, Any]:
         """Store a chat line from a named person (player or spectator) and send it to all.
@@ -404,16 +814,34 @@ class RoomHub:
     # ---- connections ----------------------------------------------------------------------------
 
     def attach(self, conn: Connection) -> None:
-        """A new connection: it gets the full state and the chat, everyone the new presence."""
+        """A new connection: it gets the full state and the chat, everyone the new presence.
+
+        A player whose seat was handed to a bot while away takes it back by coming back.
+        """
         self.connections.add(conn)
+        seat = self.seat_of(conn.user_id)
+        if seat is not None:
+            self.offline_since.pop(seat, None)
+            if self.seats[seat].control == "away":
+                task = asyncio.create_task(self._returned(seat))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         conn.notify("state")
         conn.notify("chat", None)
         self._broadcast("presence")
 
     def detach(self, conn: Connection) -> None:
-        """A connection closed."""
+        """A connection closed; a seat with no connection left starts its "disconnected" time."""
         self.connections.discard(conn)
+        seat = self.seat_of(conn.user_id)
+        if seat is not None and seat not in self.online_seats():
+            self.offline_since[seat] = self.runtime.now()
         self._broadcast("presence")
+
+    async def _returned(self, seat: Seat) -> None:
+        async with self.lock:
+            if self.seats.get(seat) and self.seats[seat].control == "away":
+                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
 
     def _changed(self) -> None:
         self.room_rev += 1
@@ -431,8 +859,11 @@ Loader = Callable[[str], Awaitable[RoomHub | None]]
 class Hubs:
     """Every live room hub of this process, loaded lazily by slug."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], runtime: Runtime | None = None
+    ) -> None:
         self.sessions = sessions
+        self.runtime = runtime or Runtime()
         self._hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self.lobby: set[Connection] = set()
@@ -450,11 +881,71 @@ class Hubs:
                 room = await repo.get_room(session, slug)
                 if room is None:
                     return None
-                hub = RoomHub(self.sessions, room)
+                hub = RoomHub(self.sessions, room, self.runtime)
                 await hub.load(session)
             hub.on_lobby_change = self.lobby_changed
             self._hubs[slug] = hub
+            hub.kick_bots()
             return hub
+
+    def live(self) -> list[RoomHub]:
+        """The hubs loaded in this process."""
+        return list(self._hubs.values())
+
+    async def resume(self, downtime_grace: float = 15.0) -> None:
+        """At start: move running deadlines past the server's downtime, then load every game
+        in progress so its bots and clocks carry on.
+
+        Downtime is measured from the last heartbeat of any process: while another process
+        kept serving, nothing is shifted.
+        """
+        now = self.runtime.now()
+        async with self.sessions.begin() as session:
+            last = await repo.last_heartbeat(session)
+            if last is not None and now - last > downtime_grace:
+                for game in await repo.running_clock_games(session):
+                    shifted = clocks.shifted(game.clock, now - last)
+                    await repo.set_game_clock(session, game.id, game.version, shifted)
+            await repo.beat(session, now)
+            slugs = await repo.playing_room_slugs(session)
+        for slug in slugs:
+            await self.get(slug)
+
+    async def tick(self) -> int:
+        """One round of clock enforcement over every live hub (the ticker calls this)."""
+        fired = 0
+        for hub in self.live():
+            fired += await hub.tick()
+        return fired
+
+    async def beat(self) -> None:
+        """Record that this process is alive (for downtime measurement)."""
+        async with self.sessions.begin() as session:
+            await repo.beat(session, self.runtime.now())
+
+    async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
+        """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""
+        last_beat = 0.0
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.tick()
+                now = time.monotonic()
+                if now - last_beat >= beat_every:
+                    last_beat = now
+                    await self.beat()
+            except Exception:
+                logger.exception("clock tick failed")
+
+    async def settle(self) -> None:
+        """Wait until no bot in this process is thinking."""
+        for hub in self.live():
+            await hub.settle()
+
+    def shutdown(self) -> None:
+        """Cancel every bot task."""
+        for hub in self.live():
+            hub.stop_bots()
 
     def lobby_changed(self) -> None:
         """Tell every lobby connection that the table list changed."""

@@ -30,6 +30,41 @@
     showToast(message);
   });
 
+  // Turn clocks and "disconnected" times tick in the browser between server pushes. The
+  // server renders its own time into data-now on the seats bar / lobby list; each ticking
+  // element remembers when it arrived, so the browser's clock may be wrong without harm.
+  function mmss(seconds) {
+    const total = Math.max(0, Math.floor(seconds));
+    const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    const pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
+  }
+  function serverNow(el) {
+    const holder = el.closest("[data-now]");
+    if (!holder) return null;
+    if (!holder.dataset.seenAt) holder.dataset.seenAt = String(Date.now() / 1000);
+    return parseFloat(holder.dataset.now) + (Date.now() / 1000 - parseFloat(holder.dataset.seenAt));
+  }
+  function tickClocks() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      const now = serverNow(el);
+      if (now === null) return;
+      const left = parseFloat(el.dataset.deadline) - now;
+      el.textContent = "⏱ " + mmss(left);
+      el.classList.toggle("low", left < 10);
+    });
+    document.querySelectorAll("[data-offline-since]").forEach(function (el) {
+      const now = serverNow(el);
+      if (now !== null) el.textContent = "disconnected " + mmss(now - parseFloat(el.dataset.offlineSince));
+    });
+    document.querySelectorAll("[data-enable-at]").forEach(function (el) {
+      const now = serverNow(el);
+      if (now !== null && now >= parseFloat(el.dataset.enableAt)) el.hidden = false;
+    });
+  }
+  setInterval(tickClocks, 500);
+  document.addEventListener("htmx:oobAfterSwap", tickClocks);
+
   // Chat: times in the reader's own clock, newest line in view.
   function tidyChat() {
     const list = document.getElementById("chat-log");

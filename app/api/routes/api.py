@@ -11,7 +11,7 @@ from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
 from app.db import repo
 from app.realtime.hub import RoomError, RoomHub
 from app.render import room_info
-from app.tables import create_table, playable_engines
+from app.tables import create_table, lobby_listing, playable_engines
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -29,6 +29,8 @@ class TableIn(BaseModel):
     seats: int
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
+    clock: str = "none"
+    bot_level: str = "normal"
 
 
 async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> RoomHub:
@@ -80,9 +82,9 @@ async def games() -> list[dict[str, Any]]:
 
 
 @router.get("/tables")
-async def tables(session: SessionDep, user: UserDep) -> list[dict[str, Any]]:
-    """Public tables (and the caller's own)."""
-    rows = await repo.lobby_rows(session, user.id if user else None)
+async def tables(session: SessionDep, user: UserDep, hubs: HubsDep) -> list[dict[str, Any]]:
+    """The caller's own tables first (with `your_turn`), then public ones."""
+    rows = await lobby_listing(session, hubs, user.id if user else None)
     return [row.__dict__ for row in rows]
 
 
@@ -98,6 +100,8 @@ async def new_table(
         num_seats=body.seats,
         options=body.options,
         private=body.private,
+        clock=body.clock,
+        bot_level=body.bot_level,
     )
     await session.commit()
     hubs.lobby_changed()
@@ -145,3 +149,64 @@ async def close(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
     hub = await hub_for(hubs, slug, user.id, None)
     await hub.close(user.id)
     return {"ok": True}
+
+
+@router.post("/tables/{slug}/bots")
+async def add_bot(
+    slug: str,
+    request: Request,
+    hubs: HubsDep,
+    user: RequiredUser,
+    level: str | None = None,
+    seat: int | None = None,
+) -> dict[str, Any]:
+    """The host seats a bot (before the start); `level` from the query or a form field."""
+    if level is None:
+        form = await request.form()
+        level = str(form.get("level", "normal"))
+    hub = await hub_for(hubs, slug, user.id, None)
+    return {"seat": await hub.add_bot(user.id, seat, level)}
+
+
+@router.delete("/tables/{slug}/bots/{seat}")
+async def remove_bot(slug: str, seat: int, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """The host takes a bot out of its seat (before the start)."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.remove_bot(user.id, seat)
+    return {"ok": True}
+
+
+@router.post("/tables/{slug}/autopilot")
+async def autopilot(
+    slug: str, hubs: HubsDep, user: RequiredUser, on: bool = True
+) -> dict[str, Any]:
+    """ "Let a bot play for me" (on=true) or "I'm back" (on=false)."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.set_autopilot(user.id, on)
+    return {"ok": True}
+
+
+@router.post("/tables/{slug}/resign")
+async def resign(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """Resign: a bot finishes your seat's game."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.resign(user.id)
+    return {"ok": True}
+
+
+@router.post("/tables/{slug}/handover")
+async def handover(slug: str, seat: int, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """The host hands a long-disconnected player's seat to a bot."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    await hub.hand_to_bot(user.id, seat)
+    return {"ok": True}
+
+
+@router.post("/tables/{slug}/rematch")
+async def rematch(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+    """ "Play again": the rematch table (created by the first player who asks)."""
+    hub = await hub_for(hubs, slug, user.id, None)
+    new_slug, code = await hub.rematch(user.id)
+    hubs.lobby_changed()
+    url = f"/t/{new_slug}" + (f"?code={code}" if hub.private else "")
+    return {"slug": new_slug, "invite_code": code, "url": url}

@@ -13,7 +13,13 @@ from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.realtime.hub import RoomError
 from app.render import templates
-from app.tables import create_table, option_fields, options_from_form, playable_engines
+from app.tables import (
+    create_table,
+    lobby_listing,
+    option_fields,
+    options_from_form,
+    playable_engines,
+)
 
 router = APIRouter(tags=["pages"])
 
@@ -57,15 +63,14 @@ async def name_submit(request: Request, session: SessionDep, user: UserDep) -> R
 
 
 @router.get("/", response_class=HTMLResponse)
-async def lobby(request: Request, session: SessionDep, user: UserDep) -> Response:
+async def lobby(request: Request, session: SessionDep, user: UserDep, hubs: HubsDep) -> Response:
     """Open tables and the create-table form."""
     if user is None:
         return RedirectResponse("/name?next=/", status_code=303)
-    rows = await repo.lobby_rows(session, user.id)
+    rows = await lobby_listing(session, hubs, user.id)
     games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-    return templates.TemplateResponse(
-        request, "lobby.html", {"user": user, "rows": rows, "games": games, "error": None}
-    )
+    ctx = {"user": user, "rows": rows, "games": games, "error": None, "now": hubs.runtime.now()}
+    return templates.TemplateResponse(request, "lobby.html", ctx)
 
 
 @router.post("/tables")
@@ -94,15 +99,23 @@ async def create_from_form(
             num_seats=seats,
             options=options,
             private=form.get("visibility") == "private",
+            clock=form.get("clock", "none"),
+            bot_level=form.get("bot_level", "normal"),
         )
         await session.commit()
     except RoomError as exc:
-        rows = await repo.lobby_rows(session, user.id)
+        rows = await lobby_listing(session, hubs, user.id)
         games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
         return templates.TemplateResponse(
             request,
             "lobby.html",
-            {"user": user, "rows": rows, "games": games, "error": exc.message},
+            {
+                "user": user,
+                "rows": rows,
+                "games": games,
+                "error": exc.message,
+                "now": hubs.runtime.now(),
+            },
             status_code=exc.status,
         )
     hubs.lobby_changed()
@@ -143,3 +156,42 @@ async def table_page(
         "next": quote(str(request.url.path) + (f"?code={code}" if code else "")),
     }
     return templates.TemplateResponse(request, "table.html", ctx)
+
+
+@router.post("/t/{slug}/rematch")
+async def rematch_page(slug: str, hubs: HubsDep, user: UserDep) -> Response:
+    """ "Play again" from the end screen: go to the rematch table (created if needed)."""
+    if user is None:
+        return RedirectResponse(f"/name?next=/t/{slug}", status_code=303)
+    try:
+        hub = await hub_for(hubs, slug, user.id, None)
+        new_slug, code = await hub.rematch(user.id)
+    except RoomError:
+        return RedirectResponse(f"/t/{slug}", status_code=303)
+    hubs.lobby_changed()
+    return RedirectResponse(
+        f"/t/{new_slug}" + (f"?code={code}" if hub.private else ""), status_code=303
+    )
+
+
+@router.post("/t/{slug}/sit")
+async def sit_page(
+    slug: str, hubs: HubsDep, user: UserDep, seat: int | None = None, code: str | None = None
+) -> Response:
+    """Take a seat in one click (the rematch invitation), then show the table."""
+    target = f"/t/{slug}" + (f"?code={quote(code)}" if code else "")
+    if user is None:
+        return RedirectResponse(f"/name?next={quote(target)}", status_code=303)
+    try:
+        hub = await hub_for(hubs, slug, user.id, code)
+        if hub.seat_of(user.id) is None:
+            try:
+                await hub.join(user.id, user.name, seat)
+            except RoomError as exc:
+                if exc.code != "seat_taken":
+                    raise
+                await hub.join(user.id, user.name, None)
+    except RoomError:
+        pass  # the table page says what is wrong (full, started, private)
+    hubs.lobby_changed()
+    return RedirectResponse(target, status_code=303)

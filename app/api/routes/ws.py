@@ -15,9 +15,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import render
 from app.core.config import Settings
-from app.db import repo
 from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
 from app.realtime.protocol import Act, Chat, ProtocolError, Sync, parse_incoming
+from app.tables import lobby_listing
 
 router = APIRouter()
 
@@ -159,11 +159,11 @@ async def lobby_socket(ws: WebSocket, format: str = "html") -> None:
             while not conn.queue.empty():
                 conn.queue.get_nowait()
             async with ws.app.state.sessions() as session:
-                rows = await repo.lobby_rows(session, uid)
+                rows = await lobby_listing(session, hubs, uid)
             if conn.fmt == "json":
                 await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
             else:
-                await ws.send_text(render.lobby_html(rows))
+                await ws.send_text(render.lobby_html(rows, hubs.runtime.now()))
 
     pusher = asyncio.create_task(push())
     try:

@@ -1,0 +1,151 @@
+"""Turn clocks: per-decision time plus a bank (what Board Game Arena calls extra time).
+
+Pure bookkeeping, no I/O and no clock of its own: every function takes `now` (seconds since
+the epoch) from the server's injected clock. The clock state is a small JSON object stored
+with the game at every version (`games.clock`), so deadlines survive restarts and any server
+process can enforce them; the move path's version check makes an expiry fire once.
+
+A seat's clock runs while the seat must decide. Simultaneous decisions (Incan Gold, a
+Dreadful Circus bid) run every deciding seat's clock at once. When a decision takes longer
+than the per-decision time, the excess comes out of the bank; the deadline is the start of
+the decision + per-decision time + what is left in the bank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import Seat
+
+TIMEOUTS_BEFORE_AWAY = 3
+"""Timeouts in a row after which a seat stays on autopilot until its player returns."""
+
+
+@dataclass(frozen=True)
+class ClockSpec:
+    """One clock choice offered to the host."""
+
+    id: str
+    label: str
+    per_decision: float
+    bank: float
+
+
+CLOCKS: dict[str, ClockSpec] = {
+    "fast": ClockSpec("fast", "Fast: 30 s per decision + 3 min extra", 30, 180),
+    "normal": ClockSpec("normal", "Normal: 90 s per decision + 10 min extra", 90, 600),
+    "slow": ClockSpec("slow", "Slow: 24 h per decision (play over days)", 24 * 3600, 0),
+}
+"""Every clock but "none" (no clock), keyed by the id stored in `rooms.clock`."""
+
+CLOCK_CHOICES: tuple[tuple[str, str], ...] = (
+    ("none", "No clock"),
+    *((c.id, c.label) for c in CLOCKS.values()),
+)
+
+
+def new_clock(spec_id: str, num_players: int) -> dict[str, Any] | None:
+    """The clock state of a new game (None when the table has no clock)."""
+    spec = CLOCKS.get(spec_id)
+    if spec is None:
+        return None
+    return {
+        "spec": spec.id,
+        "banks": {str(s): spec.bank for s in range(num_players)},
+        "started": {},
+        "deadlines": {},
+        "timeouts": {str(s): 0 for s in range(num_players)},
+    }
+
+
+def advance(
+    clock: dict[str, Any] | None,
+    *,
+    now: float,
+    acting: Iterable[Seat],
+    new_decision: Iterable[Seat],
+    actor: Seat | None = None,
+    timed_out: bool = False,
+) -> dict[str, Any] | None:
+    """The clock after a version change.
+
+    `acting`: seats that must decide at the new version. `new_decision`: those whose question
+    changed (their decision starts now). `actor`: the seat whose move made the change; its
+    time used beyond the per-decision allowance comes out of its bank. `timed_out`: the
+    actor's move was made for it because its time ran out.
+    """
+    if clock is None:
+        return None
+    spec = CLOCKS[clock["spec"]]
+    banks = dict(clock["banks"])
+    started = dict(clock["started"])
+    timeouts = dict(clock["timeouts"])
+    acting_keys = {str(s) for s in acting}
+    fresh = {str(s) for s in new_decision}
+    if actor is not None:
+        key = str(actor)
+        if key in started:
+            used = max(0.0, now - started[key])
+            banks[key] = max(0.0, banks[key] - max(0.0, used - spec.per_decision))
+        timeouts[key] = timeouts.get(key, 0) + 1 if timed_out else 0
+        if timed_out:
+            banks[key] = 0.0
+        started.pop(key, None)
+    for key in list(started):
+        if key not in acting_keys or key in fresh:
+            started.pop(key)
+    for key in acting_keys:
+        started.setdefault(key, now)
+    deadlines = {k: started[k] + spec.per_decision + banks[k] for k in started}
+    return {
+        "spec": spec.id,
+        "banks": banks,
+        "started": started,
+        "deadlines": deadlines,
+        "timeouts": timeouts,
+    }
+
+
+def expired(clock: dict[str, Any] | None, now: float) -> list[Seat]:
+    """Seats whose deadline has passed, in seat order."""
+    if clock is None:
+        return []
+    return sorted(int(k) for k, d in clock["deadlines"].items() if d <= now)
+
+
+def next_deadline(clock: dict[str, Any] | None) -> float | None:
+    """The earliest pending deadline, if any."""
+    if clock is None or not clock["deadlines"]:
+        return None
+    return float(min(clock["deadlines"].values()))
+
+
+def shifted(clock: dict[str, Any] | None, seconds: float) -> dict[str, Any] | None:
+    """The clock with every running decision moved later by `seconds` (server downtime)."""
+    if clock is None or seconds <= 0:
+        return clock
+    out = dict(clock)
+    out["started"] = {k: v + seconds for k, v in clock["started"].items()}
+    out["deadlines"] = {k: v + seconds for k, v in clock["deadlines"].items()}
+    return out
+
+
+def timeouts_in_a_row(clock: dict[str, Any] | None, seat: Seat) -> int:
+    """How many decisions in a row this seat has lost to the clock."""
+    if clock is None:
+        return 0
+    return int(clock["timeouts"].get(str(seat), 0))
+
+
+def seat_clock(clock: dict[str, Any] | None, seat: Seat) -> dict[str, Any] | None:
+    """What a seat's clock shows: its deadline (if deciding) and its bank."""
+    if clock is None:
+        return None
+    key = str(seat)
+    return {
+        "deadline": clock["deadlines"].get(key),
+        "bank": clock["banks"].get(key, 0.0),
+        "per_decision": CLOCKS[clock["spec"]].per_decision,
+    }
