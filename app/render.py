@@ -34,7 +34,6 @@ def act_vals(version: int, action: dict[str, Any]) -> str:
 templates.env.globals["act_vals"] = act_vals
 templates.env.globals["clock_choices"] = clocks.CLOCK_CHOICES
 templates.env.globals["bot_levels"] = bots.LEVELS
-templates.env.globals["bot_mark"] = repo.BOT_MARK
 
 
 def mmss(seconds: float | None) -> str:
@@ -117,12 +116,10 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
 
 
 def standing_names(hub: RoomHub) -> dict[int, str]:
-    """Names as the boards show them: a bot's marked, a resigned player's marked so."""
+    """Names as the boards show them: a resigned player's marked so (bots are named "Bot")."""
     names = {}
     for seat, info in hub.seats.items():
-        if info.is_bot:
-            names[seat] = f"{repo.BOT_MARK} {info.name}"
-        elif info.control == "resigned":
+        if info.control == "resigned":
             names[seat] = f"{info.name} (resigned)"
         else:
             names[seat] = info.name

@@ -83,12 +83,8 @@ async def get_room(session: AsyncSession, slug: str) -> Room | None:
     return result.scalar_one_or_none()
 
 
-BOT_MARK = "🤖"
-"""Shown next to every bot's name (seats bar, lobby); the log names bots "Bot 2 (normal)"."""
-
-
 def bot_name(seat: int, level: str) -> str:
-    """The display name of a bot seat."""
+    """The display name of a bot seat (the seats bar and lobby add a bot icon)."""
     return f"Bot {seat + 1} ({level})"
 
 

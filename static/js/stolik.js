@@ -50,8 +50,9 @@
       const now = serverNow(el);
       if (now === null) return;
       const left = parseFloat(el.dataset.deadline) - now;
-      el.textContent = "⏱ " + mmss(left);
-      el.classList.toggle("low", left < 10);
+      el.textContent = mmss(left);
+      const box = el.closest(".clock") || el;
+      box.classList.toggle("low", left < 10);
     });
     document.querySelectorAll("[data-offline-since]").forEach(function (el) {
       const now = serverNow(el);
