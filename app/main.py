@@ -19,7 +19,8 @@ from starlette.middleware.sessions import SessionMiddleware
 from app.api.routes import api, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import make_engine, make_session_factory, upgrade_database
-from app.realtime.hub import Hubs, RoomError, Runtime
+from app.errors import Refusal
+from app.realtime.hub import Hubs, Runtime
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -69,8 +70,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(pages.router)
     app.include_router(ws.router)
 
-    @app.exception_handler(RoomError)
-    async def room_error(_request: Request, exc: RoomError) -> Response:
+    @app.exception_handler(Refusal)
+    async def room_error(_request: Request, exc: Refusal) -> Response:
         return JSONResponse(
             {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
         )

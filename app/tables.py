@@ -13,7 +13,8 @@ from app.core.config import ROOT
 from app.db import repo
 from app.db.models import Room
 from app.db.repo import LobbyRow
-from app.realtime.hub import Hubs, RoomError
+from app.errors import Refusal
+from app.realtime.hub import Hubs
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError
 
@@ -42,22 +43,22 @@ async def create_table(
     """Validate and create a room; the host takes seat 0."""
     engine = REGISTRY.get(game_id)
     if engine is None or not has_screen(game_id):
-        raise RoomError("unknown_game", f"There is no playable game called {game_id!r}.", 400)
+        raise Refusal("unknown_game", f"There is no playable game called {game_id!r}.", 400)
     spec = engine.spec
     if not spec.min_players <= num_seats <= spec.max_players:
-        raise RoomError(
+        raise Refusal(
             "bad_seats",
             f"{spec.title} is for {spec.min_players} to {spec.max_players} players.",
             400,
         )
     if clock != "none" and clock not in CLOCKS:
-        raise RoomError("bad_clock", f"Unknown clock {clock!r}.", 400)
+        raise Refusal("bad_clock", f"Unknown clock {clock!r}.", 400)
     if bot_level not in LEVELS:
-        raise RoomError("bad_level", f"Bot levels are {', '.join(LEVELS)}.", 400)
+        raise Refusal("bad_level", f"Bot levels are {', '.join(LEVELS)}.", 400)
     try:
         parsed = engine.parse_options(options)
     except GameError as exc:
-        raise RoomError("bad_options", exc.message, 400) from None
+        raise Refusal("bad_options", exc.message, 400) from None
     return await repo.create_room(
         session,
         host_id=host_id,

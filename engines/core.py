@@ -301,6 +301,10 @@ class Engine(abc.ABC, Generic[S, A]):
 
     # ---- shared helpers (concrete) -----------------------------------------------------------
 
+    def catalogue(self) -> Mapping[str, Any]:
+        """The game's public reference data for screens (card designs by id); no state."""
+        return {}
+
     def parse_options(self, raw: JSON | None) -> BaseModel:
         """Validate options; raise `MalformedAction` with a readable message if invalid."""
         try:

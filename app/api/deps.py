@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.config import Settings
 from app.db import repo
 from app.db.models import User
-from app.realtime.hub import Hubs, RoomError
+from app.errors import Refusal
+from app.realtime.hub import Hubs
 
 
 def get_settings(request: Request) -> Settings:
@@ -50,7 +51,7 @@ async def get_user(
 async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
     """The guest, or a 401 asking for a display name first."""
     if user is None:
-        raise RoomError("no_name", "Choose a display name first.", 401)
+        raise Refusal("no_name", "Choose a display name first.", 401)
     return user
 
 

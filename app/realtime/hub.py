@@ -32,7 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import bots, clocks
 from app.db import repo
-from app.realtime.protocol import Act, ProtocolError
+from app.errors import Refusal
+from app.realtime.protocol import Act
 from engines import get_engine
 from engines.core import Engine, Event, GameError, Seat, Step
 
@@ -74,16 +75,6 @@ def chat_line(row: Any) -> dict[str, Any]:
         "text": row.text,
         "at": at.isoformat(timespec="seconds"),
     }
-
-
-class RoomError(Exception):
-    """A refused room operation (join, leave, start, access) with a stable code."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
 
 
 class _LostRace(Exception):
@@ -286,16 +277,16 @@ class RoomHub:
         """Take a free seat (the first one if none is named)."""
         async with self.lock:
             if self.status != "open":
-                raise RoomError("already_started", "This table has already started.")
+                raise Refusal("already_started", "This table has already started.")
             if self.seat_of(user_id) is not None:
-                raise RoomError("already_seated", "You already have a seat at this table.")
+                raise Refusal("already_seated", "You already have a seat at this table.")
             free = [s for s in range(self.num_seats) if s not in self.seats]
             if not free:
-                raise RoomError("table_full", "This table is full.")
+                raise Refusal("table_full", "This table is full.")
             if seat is None:
                 seat = free[0]
             elif seat not in free:
-                raise RoomError("seat_taken", "That seat is taken or does not exist.")
+                raise Refusal("seat_taken", "That seat is taken or does not exist.")
             async with self.sessions.begin() as session:
                 await repo.add_seat(session, self.room_id, seat, user_id)
             self.seats[seat] = repo.SeatInfo(seat, user_id, name)
@@ -306,12 +297,12 @@ class RoomHub:
         """Give up a seat before the start (the host stays: a host closes the table instead)."""
         async with self.lock:
             if self.status != "open":
-                raise RoomError("already_started", "You cannot leave a game in progress.")
+                raise Refusal("already_started", "You cannot leave a game in progress.")
             seat = self.seat_of(user_id)
             if seat is None:
-                raise RoomError("not_seated", "You do not have a seat at this table.")
+                raise Refusal("not_seated", "You do not have a seat at this table.")
             if user_id == self.host_id:
-                raise RoomError("host_cannot_leave", "The host cannot leave; close the table.")
+                raise Refusal("host_cannot_leave", "The host cannot leave; close the table.")
             async with self.sessions.begin() as session:
                 await repo.remove_seat(session, self.room_id, user_id)
             del self.seats[seat]
@@ -321,9 +312,9 @@ class RoomHub:
         """The host closes a table that has not started."""
         async with self.lock:
             if user_id != self.host_id:
-                raise RoomError("not_host", "Only the host can close the table.", 403)
+                raise Refusal("not_host", "Only the host can close the table.", 403)
             if self.status != "open":
-                raise RoomError("already_started", "The game has already started.")
+                raise Refusal("already_started", "The game has already started.")
             async with self.sessions.begin() as session:
                 await repo.set_room(session, self.room_id, status="closed")
             self.status = "closed"
@@ -333,13 +324,13 @@ class RoomHub:
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
         async with self.lock:
             if user_id != self.host_id:
-                raise RoomError("not_host", "Only the host can start the game.", 403)
+                raise Refusal("not_host", "Only the host can start the game.", 403)
             if self.status != "open":
-                raise RoomError("already_started", "The game has already started.")
+                raise Refusal("already_started", "The game has already started.")
             spec = self.engine.spec
             players = len(self.seats)
             if players < spec.min_players:
-                raise RoomError(
+                raise Refusal(
                     "not_enough_players",
                     f"{spec.title} needs at least {spec.min_players} players; {players} seated.",
                 )
@@ -399,18 +390,18 @@ class RoomHub:
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
         """The host seats a bot before the start (the first free seat unless one is named)."""
         if level not in bots.LEVELS:
-            raise RoomError("bad_level", f"Bot levels are {', '.join(bots.LEVELS)}.", 400)
+            raise Refusal("bad_level", f"Bot levels are {', '.join(bots.LEVELS)}.", 400)
         async with self.lock:
             self._require_host(user_id, "Only the host can add bots.")
             if self.status != "open":
-                raise RoomError("already_started", "The game has already started.")
+                raise Refusal("already_started", "The game has already started.")
             free = [s for s in range(self.num_seats) if s not in self.seats]
             if not free:
-                raise RoomError("table_full", "This table is full.")
+                raise Refusal("table_full", "This table is full.")
             if seat is None:
                 seat = free[0]
             elif seat not in free:
-                raise RoomError("seat_taken", "That seat is taken or does not exist.")
+                raise Refusal("seat_taken", "That seat is taken or does not exist.")
             async with self.sessions.begin() as session:
                 await repo.add_bot(session, self.room_id, seat, level)
             self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
@@ -422,10 +413,10 @@ class RoomHub:
         async with self.lock:
             self._require_host(user_id, "Only the host can remove bots.")
             if self.status != "open":
-                raise RoomError("already_started", "The game has already started.")
+                raise Refusal("already_started", "The game has already started.")
             info = self.seats.get(seat)
             if info is None or not info.is_bot:
-                raise RoomError("not_a_bot", "There is no bot in that seat.")
+                raise Refusal("not_a_bot", "There is no bot in that seat.")
             async with self.sessions.begin() as session:
                 await repo.remove_seat_at(session, self.room_id, seat)
             del self.seats[seat]
@@ -437,7 +428,7 @@ class RoomHub:
             seat = self._playing_seat(user_id)
             control = self.seats[seat].control
             if control == "resigned":
-                raise RoomError("resigned", "You resigned from this game.")
+                raise Refusal("resigned", "You resigned from this game.")
             if on and control is None:
                 await self._set_control(seat, "autopilot", f"{{p{seat}}} lets a bot play for them.")
             elif not on and control in ("autopilot", "away"):
@@ -449,7 +440,7 @@ class RoomHub:
         async with self.lock:
             seat = self._playing_seat(user_id)
             if self.seats[seat].control == "resigned":
-                raise RoomError("resigned", "You have already resigned.")
+                raise Refusal("resigned", "You have already resigned.")
             await self._set_control(
                 seat, "resigned", f"{{p{seat}}} resigned; a bot finishes their game."
             )
@@ -460,15 +451,15 @@ class RoomHub:
         async with self.lock:
             self._require_host(user_id, "Only the host can hand a seat to a bot.")
             if self.status != "playing" or self.game is None or self.game.over:
-                raise RoomError("not_playing", "There is no game in progress.")
+                raise Refusal("not_playing", "There is no game in progress.")
             info = self.seats.get(seat)
             if info is None or info.is_bot or info.control is not None:
-                raise RoomError("not_a_person", "A bot already plays that seat.")
+                raise Refusal("not_a_person", "A bot already plays that seat.")
             away = self.offline_for(seat)
             needed = self.runtime.takeover_after
             if away is None or away < needed:
                 wait = "" if away is None else f" (another {max(1, round(needed - away))} s)"
-                raise RoomError(
+                raise Refusal(
                     "still_connected",
                     f"A seat can be handed to a bot once its player has been disconnected "
                     f"for {round(needed)} s{wait}.",
@@ -485,9 +476,9 @@ class RoomHub:
         async with self.lock:
             seat = self.seat_of(user_id)
             if seat is None:
-                raise RoomError("not_seated", "Only the players can start a rematch.", 403)
+                raise Refusal("not_seated", "Only the players can start a rematch.", 403)
             if self.status != "finished":
-                raise RoomError("not_finished", "The game is not over yet.")
+                raise Refusal("not_finished", "The game is not over yet.")
             if self.rematch_slug is None:
                 try:
                     async with self.sessions.begin() as session:
@@ -528,14 +519,14 @@ class RoomHub:
 
     def _require_host(self, user_id: int, message: str) -> None:
         if user_id != self.host_id:
-            raise RoomError("not_host", message, 403)
+            raise Refusal("not_host", message, 403)
 
     def _playing_seat(self, user_id: int) -> Seat:
         seat = self.seat_of(user_id)
         if seat is None:
-            raise RoomError("not_seated", "You do not have a seat at this table.")
+            raise Refusal("not_seated", "You do not have a seat at this table.")
         if self.status != "playing" or self.game is None or self.game.over:
-            raise RoomError("not_playing", "There is no game in progress.")
+            raise Refusal("not_playing", "There is no game in progress.")
         return seat
 
     async def _set_control(self, seat: Seat, control: str | None, text: str) -> None:
@@ -569,14 +560,14 @@ class RoomHub:
         async with self.lock:
             game = self.game
             if game is None:
-                raise ProtocolError("not_started", "The game has not started yet.")
+                raise Refusal("not_started", "The game has not started yet.")
             seat = self.seat_of(user_id)
             if seat is None:
-                raise ProtocolError("spectator", "Spectators cannot play; take a seat first.")
+                raise Refusal("spectator", "Spectators cannot play; take a seat first.")
             if self.seats[seat].control == "resigned":
-                raise ProtocolError("resigned", "You resigned; a bot finishes your game.")
+                raise Refusal("resigned", "You resigned; a bot finishes your game.")
             if not game.prompt_version.get(seat, 0) <= msg.version <= game.version:
-                raise ProtocolError(
+                raise Refusal(
                     "stale",
                     f"The table has moved on (you saw version {msg.version}, "
                     f"it is at {game.version}); here is the current state.",
@@ -586,7 +577,7 @@ class RoomHub:
                 action = engine.parse_action(msg.action)
                 step = engine.apply(game.state, seat, action)
             except GameError as exc:
-                raise ProtocolError(exc.code, exc.message) from None
+                raise Refusal(exc.code, exc.message) from None
             if self.seats[seat].control is not None:
                 # Playing yourself takes the seat back from the bot.
                 await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
@@ -651,7 +642,7 @@ class RoomHub:
                     await repo.set_room(session, self.room_id, status="finished")
         if not ok:
             await self.reload_game()
-            raise ProtocolError("conflict", "Another server changed this game; retry.")
+            raise Refusal("conflict", "Another server changed this game; retry.")
         # Committed: only now does the new version become visible to anyone.
         game.state = step.state
         game.version = new_version
@@ -691,7 +682,7 @@ class RoomHub:
             if self.runtime.bot_delay > 0:
                 await asyncio.sleep(self.runtime.bot_delay)
             await self._decide_for(seat, version, level)
-        except ProtocolError:
+        except Refusal:
             pass  # another process moved first; reload_game already re-kicked
         finally:
             if self._bot_tasks.get(seat) is asyncio.current_task():
@@ -746,7 +737,7 @@ class RoomHub:
             try:
                 if await self._decide_for(seat, game.version, self.bot_level, timed_out=True):
                     fired += 1
-            except ProtocolError:
+            except Refusal:
                 pass  # lost the race to another process, which already moved
         return fired
 
@@ -767,14 +758,14 @@ class RoomHub:
         more than `limits.count` lines in `limits.window` seconds from the same person.
         """
         if user_id is None:
-            raise ProtocolError("no_name", "Choose a name before you chat.")
+            raise Refusal("no_name", "Choose a name before you chat.")
         if self.status == "closed":
-            raise ProtocolError("table_closed", "This table is closed.")
+            raise Refusal("table_closed", "This table is closed.")
         text = clean_chat(text)
         if not text:
-            raise ProtocolError("chat_empty", "Type something to send.")
+            raise Refusal("chat_empty", "Type something to send.")
         if len(text) > limits.max_chars:
-            raise ProtocolError(
+            raise Refusal(
                 "chat_too_long", f"Chat lines are limited to {limits.max_chars} characters."
             )
         now = time.monotonic()
@@ -783,14 +774,12 @@ class RoomHub:
             sent.popleft()
         if len(sent) >= limits.count:
             wait = max(1, round(limits.window - (now - sent[0])))
-            raise ProtocolError(
-                "chat_rate_limited", f"You are sending messages too fast; wait {wait} s."
-            )
+            raise Refusal("chat_rate_limited", f"You are sending messages too fast; wait {wait} s.")
         sent.append(now)
         async with self.sessions() as session, session.begin():
             user = await repo.get_user(session, user_id)
             if user is None:
-                raise ProtocolError("no_name", "Choose a name before you chat.")
+                raise Refusal("no_name", "Choose a name before you chat.")
             row = await repo.add_chat(
                 session,
                 room_id=self.room_id,

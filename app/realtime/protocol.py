@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from app.errors import Refusal
+
 
 class ClientMessage(BaseModel):
     """Base of every message a client may send."""
@@ -60,35 +62,26 @@ Incoming = Annotated[Act | Sync | Chat, Field(discriminator="type")]
 INCOMING: TypeAdapter[Act | Sync | Chat] = TypeAdapter(Incoming)
 
 
-class ProtocolError(Exception):
-    """A message the server cannot accept; `code` is stable, `message` is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
-    """Decode one client frame, or raise `ProtocolError` saying what is wrong."""
+    """Decode one client frame, or raise `Refusal` saying what is wrong."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > max_bytes:
-        raise ProtocolError("too_large", f"Message too large ({size} bytes; limit {max_bytes}).")
+        raise Refusal("too_large", f"Message too large ({size} bytes; limit {max_bytes}).")
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("malformed", "Message is not valid JSON.") from None
+        raise Refusal("malformed", "Message is not valid JSON.") from None
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", "Message must be a JSON object.")
+        raise Refusal("malformed", "Message must be a JSON object.")
     kind = data.get("type")
     if kind not in ("act", "sync", "chat"):
-        raise ProtocolError("unknown_type", f"Unknown message type: {str(kind)[:40]!r}.")
+        raise Refusal("unknown_type", f"Unknown message type: {str(kind)[:40]!r}.")
     try:
         return INCOMING.validate_python(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err.get("loc", ())[1:])
-        raise ProtocolError("malformed", f"Bad {kind} message: {where} {err['msg']}.") from None
+        raise Refusal("malformed", f"Bad {kind} message: {where} {err['msg']}.") from None
 
 
 # ---- server → client (JSON form) ---------------------------------------------------------------

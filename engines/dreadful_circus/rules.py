@@ -13,7 +13,7 @@ simultaneous) → reveal → scoring choices from the first seller clockwise →
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
@@ -858,6 +858,10 @@ class DreadfulCircus(Engine[State, Any]):
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
     designs: ClassVar[dict[str, CardDesign]] = DESIGNS
     """The card designs by id, for the screen: views carry card ids only."""
+
+    def catalogue(self) -> Mapping[str, Any]:
+        """The card designs by id, for the screen: views carry card ids only."""
+        return {"designs": DESIGNS}
 
     # ---- setup -------------------------------------------------------------------------------
 

@@ -148,7 +148,7 @@ async def test_full_game_by_clicking(
                 await expect(page.locator(".gg-turn")).to_have_text("▶ Your turn")
                 other = pages[1 - seat]
                 await expect(other.locator(".gg-turn")).to_contain_text("'s turn")
-                await expect(other.locator("#me button")).to_have_count(0)
+                await expect(other.locator("#me .game-me button")).to_have_count(0)
                 await page.locator(f"label.gg-slot:has(input[value='{action.card}'])").click()
                 await expect(me.locator("[data-gg-selected]")).to_contain_text(action.card)
             if isinstance(action, Build | BuyShip | UsePalace):
@@ -209,7 +209,7 @@ async def test_full_game_by_clicking(
             if kind == "end_turn":
                 await me.get_by_role("button", name="End my turn").click()
             else:
-                await me.locator("button:enabled").first.click()
+                await me.locator(".game-me button:enabled").first.click()
             await expect(page.locator("#board")).not_to_have_attribute("data-version", version)
 
         final = game().state
@@ -220,7 +220,7 @@ async def test_full_game_by_clicking(
         for page in pages:
             await expect(page.locator(".gg-result h3")).to_contain_text(winner)
             await expect(page.locator(".gg-standings tbody tr")).to_have_count(2)
-            await expect(page.locator("#me button")).to_have_count(0)
+            await expect(page.locator("#me .game-me button")).to_have_count(0)
         await expect(pages[0].locator("#me")).to_contain_text("The game is over")
         await expect(watcher.locator("#log")).to_contain_text(
             "The round is over and so is the game."

@@ -216,7 +216,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
             await expect(final.locator(".rh-standings li")).to_have_count(3)
             await expect(page.locator(".rh-players tbody td.rh-r .hint")).to_have_count(0)
         await expect(ala.locator("#me")).to_contain_text("The game is over. You finished #")
-        await expect(ala.locator("#me button")).to_have_count(0)
+        await expect(ala.locator("#me .game-me button")).to_have_count(0)
         await expect(watcher.locator("#log")).to_contain_text("Game over")
         await expect(watcher.locator("#me button, #board button")).to_have_count(0)
         await ala.screenshot(path=SHOTS / "rh_final.png", full_page=True)

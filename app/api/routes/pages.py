@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
-from app.realtime.hub import RoomError
+from app.errors import Refusal
+from app.realtime.messages import room_info
 from app.render import templates
 from app.tables import (
     create_table,
@@ -46,7 +47,7 @@ async def name_submit(request: Request, session: SessionDep, user: UserDep) -> R
     target = _safe_next(str(form.get("next", "/")))
     try:
         name = clean_name(str(form.get("name", "")))
-    except RoomError as exc:
+    except Refusal as exc:
         return templates.TemplateResponse(
             request,
             "name.html",
@@ -103,7 +104,7 @@ async def create_from_form(
             bot_level=form.get("bot_level", "normal"),
         )
         await session.commit()
-    except RoomError as exc:
+    except Refusal as exc:
         rows = await lobby_listing(session, hubs, user.id)
         games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
         return templates.TemplateResponse(
@@ -136,7 +137,7 @@ async def table_page(
     uid = user.id if user else None
     try:
         hub = await hub_for(hubs, slug, uid, code)
-    except RoomError as exc:
+    except Refusal as exc:
         return templates.TemplateResponse(
             request,
             "error.html",
@@ -147,7 +148,7 @@ async def table_page(
     invite = f"/t/{slug}?code={hub.invite_code}" if hub.private else f"/t/{slug}"
     ctx: dict[str, Any] = {
         "user": user,
-        "hub": hub,
+        "room": room_info(hub, hub.seat_of(uid)),
         "ws_url": ws_url,
         "invite_path": invite,
         "code": code,
@@ -166,7 +167,7 @@ async def rematch_page(slug: str, hubs: HubsDep, user: UserDep) -> Response:
     try:
         hub = await hub_for(hubs, slug, user.id, None)
         new_slug, code = await hub.rematch(user.id)
-    except RoomError:
+    except Refusal:
         return RedirectResponse(f"/t/{slug}", status_code=303)
     hubs.lobby_changed()
     return RedirectResponse(
@@ -187,11 +188,11 @@ async def sit_page(
         if hub.seat_of(user.id) is None:
             try:
                 await hub.join(user.id, user.name, seat)
-            except RoomError as exc:
+            except Refusal as exc:
                 if exc.code != "seat_taken":
                     raise
                 await hub.join(user.id, user.name, None)
-    except RoomError:
+    except Refusal:
         pass  # the table page says what is wrong (full, started, private)
     hubs.lobby_changed()
     return RedirectResponse(target, status_code=303)

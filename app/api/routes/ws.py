@@ -15,8 +15,18 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import render
 from app.core.config import Settings
+from app.errors import Refusal
 from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
-from app.realtime.protocol import Act, Chat, ProtocolError, Sync, parse_incoming
+from app.realtime.messages import state_json
+from app.realtime.protocol import (
+    Act,
+    Chat,
+    Sync,
+    chat_message,
+    error_message,
+    parse_incoming,
+    presence_message,
+)
 from app.tables import lobby_listing
 
 router = APIRouter()
@@ -31,7 +41,7 @@ async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: 
     """Accept only to say why, then close."""
     await ws.accept()
     if fmt == "json":
-        await ws.send_json(render.error_json(code, message))
+        await ws.send_json(error_message(code, message))
     else:
         await ws.send_text(render.error_html(code, message))
     await ws.close(close_code, message[:120])
@@ -52,7 +62,7 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
         if kind == "error":
             code, message = payload
             data: Any = (
-                render.error_json(code, message) if json_fmt else render.error_html(code, message)
+                error_message(code, message) if json_fmt else render.error_html(code, message)
             )
             await _send(ws, conn, data)
         elif kind == "state":
@@ -60,22 +70,24 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
             if key == conn.sent_key and payload != "force":
                 continue
             conn.sent_key = key
-            data = (
-                render.state_json(hub, conn)
-                if json_fmt
-                else render.state_html(hub, conn, settings.log_tail)
-            )
+            if json_fmt:
+                data = state_json(hub, hub.seat_of(conn.user_id), conn.log_version)
+                conn.log_version = key[0]
+            else:
+                data = render.state_html(hub, conn, settings.log_tail)
             await _send(ws, conn, data)
         elif kind == "presence":
-            data = render.presence_json(hub) if json_fmt else render.presence_html(hub, conn)
+            data = (
+                presence_message(hub.online_seats())
+                if json_fmt
+                else render.presence_html(hub, conn)
+            )
             await _send(ws, conn, data)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
             lines = list(hub.chat_log) if payload is None else [payload]
             history = payload is None
-            data = (
-                render.chat_json(lines, history) if json_fmt else render.chat_html(lines, history)
-            )
+            data = chat_message(lines, history) if json_fmt else render.chat_html(lines, history)
             await _send(ws, conn, data)
 
 
@@ -135,7 +147,7 @@ async def _handle(
                 settings.chat_max_chars, settings.chat_rate_count, settings.chat_rate_window
             )
             await hub.chat(uid, msg.text, limits)
-    except ProtocolError as exc:
+    except Refusal as exc:
         conn.notify("error", (exc.code, exc.message))
         if exc.code in ("stale", "conflict"):
             conn.log_version = -1

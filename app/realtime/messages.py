@@ -1,0 +1,93 @@
+"""The JSON messages the server sends: room facts and per-connection state messages.
+
+Pure builders over a hub's public facts and engine views; HTML fragments are `app.render`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app import clocks
+from app.realtime.hub import RoomHub
+from app.realtime.protocol import state_message
+
+
+def _seat_info(hub: RoomHub, s: int, online: set[int]) -> dict[str, Any]:
+    info = hub.seats.get(s)
+    game = hub.game
+    return {
+        "seat": s,
+        "name": info.name if info else None,
+        "online": s in online,
+        "bot": info.bot_level if info else None,
+        "control": info.control if info else None,
+        "offline_for": hub.offline_for(s) if info and not info.is_bot else None,
+        "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
+    }
+
+
+def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
+    """Public facts about a room (JSON form, shared by both formats).
+
+    Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
+    is how long a person's seat has had no connection.
+    """
+    online = set(hub.online_seats())
+    game = hub.game
+    rematch = rematch_join = None
+    if hub.rematch_slug:
+        code = hub.rematch_code if hub.private and viewer_seat is not None else None
+        if code or not hub.private:
+            rematch = f"/t/{hub.rematch_slug}" + (f"?code={code}" if code else "")
+        if viewer_seat is not None:
+            rematch_join = f"/t/{hub.rematch_slug}/sit?seat={viewer_seat}" + (
+                f"&code={code}" if code else ""
+            )
+    info: dict[str, Any] = {
+        "slug": hub.slug,
+        "game": hub.game_id,
+        "title": hub.engine.spec.title,
+        "status": hub.status,
+        "private": hub.private,
+        "num_seats": hub.num_seats,
+        "min_players": hub.engine.spec.min_players,
+        "simultaneous": hub.engine.spec.simultaneous,
+        "invite_code": hub.invite_code if hub.private else None,
+        "host_seat": hub.seat_of(hub.host_id),
+        "your_seat": viewer_seat,
+        "options": hub.options,
+        "seats": [_seat_info(hub, s, online) for s in range(hub.num_seats)],
+        "now": hub.runtime.now(),
+        "clock": hub.clock_spec,
+        "bot_level": hub.bot_level,
+        "takeover_after": hub.runtime.takeover_after,
+        "rematch": rematch,
+        "rematch_join": rematch_join,
+        "to_act": sorted(game.engine.to_act(game.state)) if game else [],
+        "seed_commitment": game.seed_commitment if game else None,
+        "seed": game.seed if game and game.over else None,
+    }
+    return info
+
+
+def standing_names(hub: RoomHub) -> dict[int, str]:
+    """Names as the boards show them: a resigned player's marked so (bots are named "Bot")."""
+    names = {}
+    for seat, info in hub.seats.items():
+        if info.control == "resigned":
+            names[seat] = f"{info.name} (resigned)"
+        else:
+            names[seat] = info.name
+    return names
+
+
+def state_json(hub: RoomHub, seat: int | None, after_version: int) -> dict[str, Any]:
+    """The JSON state message for `seat` (None = spectator), with the log lines of the
+    versions after `after_version`."""
+    game = hub.game
+    version = game.version if game else 0
+    view = game.engine.view(game.state, seat) if game else None
+    log = hub.log_for(seat, after_version)
+    msg = state_message(version, view or {}, log)
+    msg["room"] = room_info(hub, seat)
+    return msg
