@@ -100,10 +100,25 @@ class Rng(BaseModel):
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Shuffle a list in place (Fisher–Yates)."""
+        """Shuffle a list in place (Fisher–Yates).
+
+        The same draws as calling `randbelow(i + 1)` for i = n-1 … 1, with the generator state
+        kept in a local variable (bots shuffle hidden cards very often).
+        """
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def shuffled(self, items: list[T]) -> list[T]:
         """Return a shuffled copy of a list."""
