@@ -287,10 +287,16 @@ class IncanGold(Engine[State, Any]):
         return Outcome(scores, ranks, winners, reason)
 
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
-        """Re-shuffle the deck and future artifacts; invent others' tents and pending choices."""
+        """Re-shuffle the deck and future artifacts; invent others' tents and pending choices.
+
+        Uses only what `view(state, seat)` shows plus `rng`: the secret piles are sorted before
+        they are shuffled (their contents follow from the public cards), and the state's own RNG
+        (the future shuffles) is replaced by one drawn from `rng`.
+        """
         new = state.model_copy(deep=True)
-        rng.shuffle(new.deck)
-        rng.shuffle(new.future_artifacts)
+        new.rng = Rng.from_seed(rng.next_u64())
+        new.deck = rng.shuffled(sorted(new.deck))
+        new.future_artifacts = rng.shuffled(sorted(new.future_artifacts))
         if new.over:
             return new
         for s, p in enumerate(new.players):
