@@ -565,7 +565,8 @@ class RacingHedgehogs(Engine[State, PlayCard]):
         """Re-deal others' hands and the set-aside cards; reseed the future shuffles."""
         new = fresh_copy(state)
         hidden = [s for s in range(new.num_players) if s != seat]
-        pool = [c for s in hidden for c in new.hands[s]] + new.removed
+        # Sorted first: the result must not depend on who really holds which card.
+        pool = sort_cards([c for s in hidden for c in new.hands[s]] + new.removed)
         rng.shuffle(pool)
         for s in hidden:
             size = len(new.hands[s])
