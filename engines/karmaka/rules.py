@@ -458,14 +458,21 @@ class Karmaka(Engine[State, Any]):
         return Outcome(scores, rank_by(keys), winners, reason)
 
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
-        """Re-deal every card `seat` cannot see among the hidden places; re-seed the shuffles."""
+        """Re-deal every card `seat` cannot see among the hidden places; re-seed the shuffles.
+
+        The result depends only on what `view(state, seat)` shows and on `rng`: hidden cards are
+        first renamed canonically (in the order of their places), then dealt by a permutation
+        drawn from `rng`; a face-down Swindle/Spite row is re-shuffled; the state's own RNG (the
+        future shuffles) is replaced.
+        """
         new = clone(state)
-        if is_over(state):
-            return new
         seen = visible_cards(state, seat)
         hidden = [c for c in range(NUM_CARDS) if c not in seen]
-        mapping = dict(zip(hidden, random_permutation(hidden, rng.next_u64()), strict=True))
-        remap_cards(new, mapping)
+        places = [c for c in card_places(new) if c not in seen]
+        canonical = list(dict.fromkeys(places))
+        dealt = random_permutation(hidden, rng.next_u64())
+        remap_cards(new, dict(zip(canonical, dealt, strict=False)))
+        reshuffle_row(new, Rng.from_seed(rng.next_u64()))
         new.rng = Rng.from_seed(rng.next_u64())
         return new
 
@@ -620,8 +627,11 @@ def waiting_view(prompt: Prompt) -> JSON:
 def visible_cards(state: State, seat: Seat | None) -> set[int]:
     """Every card whose identity and place `seat` (None = spectator) can see now."""
     seen: set[int] = set(state.ruins)
+    over = is_over(state)
     for player in state.players:
         seen.update(player.deeds)
+        if over:  # the end of the game shows every Hand, Deck and Future Life
+            seen.update(player.hand, player.deck, player.future)
     if state.chain is not None:
         seen.add(state.chain.card)
         seen.update(state.chain.used_sources)
@@ -658,6 +668,44 @@ def random_permutation(items: list[int], seed: int) -> list[int]:
 
 
 _MASK64 = (1 << 64) - 1
+
+
+def card_places(state: State) -> list[int]:
+    """Every card id in the state, in the fixed order of their places (repeats included).
+
+    The order is the one `remap_cards` walks; it is what a canonical renaming is built from.
+    """
+    out: list[int] = []
+    for player in state.players:
+        for pile in (player.hand, player.deck, player.future, player.deeds):
+            out += pile
+    out += state.well
+    out += state.ruins
+    if state.chain is not None:
+        out.append(state.chain.card)
+        out += state.chain.used_sources
+    if state.prompt is not None:
+        out += state.prompt.cards
+        out += state.prompt.row
+    for reveal in state.reveals:
+        out += reveal.cards
+    return out
+
+
+def reshuffle_row(state: State, rng: Rng) -> None:
+    """Re-shuffle the face-down row of a Swindle/Spite: its order is secret to everybody.
+
+    Only the places still holding a card of the target's Hand move (a Spite pick is ruined and
+    stays put); they are sorted first so that the real order cannot show through.
+    """
+    prompt = state.prompt
+    if prompt is None or not prompt.row or prompt.target is None:
+        return
+    hand = set(state.players[prompt.target].hand)
+    places = [i for i, c in enumerate(prompt.row) if c in hand]
+    cards = rng.shuffled(sorted(prompt.row[i] for i in places))
+    for i, c in zip(places, cards, strict=True):
+        prompt.row[i] = c
 
 
 def remap_cards(state: State, mapping: dict[int, int]) -> None:
