@@ -12,7 +12,6 @@ simultaneous) → reveal → scoring choices from the first seller clockwise →
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
@@ -1205,13 +1204,10 @@ class DreadfulCircus(Engine[State, Any]):
         """Re-deal everything `seat` cannot see: others' cards, the set-aside deck, others'
         screens and unseen wagons, the bag, and the RNG itself."""
         new = fast_copy(state)
-        new.rng = Rng(state=rng.next_u64())
-        # A private generator seeded from the caller's `rng` (never the global one): re-dealing
-        # hundreds of coins through the pydantic `Rng` would dominate the bots' search time.
-        shuffler = random.Random(rng.next_u64())
-        redeal_hidden_cards(new, seat, shuffler)
+        new.rng = Rng.from_seed(rng.next_u64())
+        redeal_hidden_cards(new, seat, rng)
         if not new.revealed:
-            redeal_hidden_goods(new, seat, shuffler)
+            redeal_hidden_goods(new, seat, rng)
         return new
 
     def action_text(self, action: Any) -> str:
@@ -1222,8 +1218,12 @@ class DreadfulCircus(Engine[State, Any]):
 # ---- determinization ---------------------------------------------------------------------------
 
 
-def redeal_hidden_cards(state: State, seat: Seat | None, rng: random.Random) -> None:
-    """Shuffle the cards `seat` cannot see back into the same hidden places."""
+def redeal_hidden_cards(state: State, seat: Seat | None, rng: Rng) -> None:
+    """Shuffle the cards `seat` cannot see back into the same hidden places.
+
+    The pool is sorted before the shuffle, so the result never depends on where each hidden
+    card really is.
+    """
     others = [p for p in range(state.num_players) if p != seat]
     containers: list[list[str]] = [state.deck]
     needs_attraction: list[bool] = [False]
@@ -1236,8 +1236,7 @@ def redeal_hidden_cards(state: State, seat: Seat | None, rng: random.Random) -> 
         if state.packets:
             containers += [state.packets[p], state.picks[p]]
             needs_attraction += [False, False]
-    pool = [c for box in containers for c in box]
-    rng.shuffle(pool)
+    pool = rng.shuffled(sorted(c for box in containers for c in box))
     sizes = [len(box) for box in containers]
     for box in containers:
         box.clear()
@@ -1259,9 +1258,9 @@ def redeal_hidden_cards(state: State, seat: Seat | None, rng: random.Random) -> 
             state.choices[p] = rng.choice(state.hands[p])
 
 
-def redeal_hidden_goods(state: State, seat: Seat | None, rng: random.Random) -> None:
+def redeal_hidden_goods(state: State, seat: Seat | None, rng: Rng) -> None:
     """Shuffle hidden coins among hidden screens/wagons, and hidden contracts there and in the
-    bag, keeping how many coins and contracts each hidden place holds."""
+    bag, keeping how many coins and contracts each hidden place holds (pools sorted first)."""
     boxes: list[list[int]] = []
     for p in range(state.num_players):
         if p != seat:
@@ -1280,8 +1279,8 @@ def redeal_hidden_goods(state: State, seat: Seat | None, rng: random.Random) -> 
     for extra in (state.bag, drawn or []):
         for ci, n in enumerate(extra):
             contract_pool += [FIRST_CITY + ci] * n
-    rng.shuffle(coin_pool)
-    rng.shuffle(contract_pool)
+    coin_pool = rng.shuffled(sorted(coin_pool))
+    contract_pool = rng.shuffled(sorted(contract_pool))
     coin_at = contract_at = 0
     for box in boxes:
         coins, contracts = sum(box[:FIRST_CITY]), sum(box[FIRST_CITY:])
