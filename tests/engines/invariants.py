@@ -107,6 +107,66 @@ def check_state_invariants(engine: AnyEngine, state: Any, num_players: int, rng:
         assert canonical(engine.dump(state)) == before
 
 
+def check_determinize_sees_only_the_view(
+    engine: AnyEngine, state: Any, num_players: int, rng: Rng
+) -> None:
+    """`determinize(s, seat, rng)` depends only on `view(s, seat)` and `rng` (issue 11).
+
+    For every seat (and the spectator), `s2 = determinize(s, seat, Rng(a))` is a state that
+    differs from `s` only in what the seat cannot see; re-dealing `s` and `s2` with the same
+    `Rng(k)` must give the very same state. This fails if the re-deal keeps the real order of a
+    hidden pile, carries the state's own RNG (its future draws) over, or draws randomness from
+    anywhere but `rng`. The re-dealt state also shows the seat exactly its view.
+    """
+    before = canonical(engine.dump(state))
+    real_rng = engine.dump(state).get("rng")
+    for seat in [*range(num_players), None]:
+        view = canonical(engine.view(state, seat))
+        other = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
+        assert canonical(engine.view(other, seat)) == view
+        k = rng.next_u64()
+        mine = engine.determinize(state, seat, Rng.from_seed(k))
+        theirs = engine.determinize(other, seat, Rng.from_seed(k))
+        dumped = engine.dump(mine)
+        assert canonical(dumped) == canonical(engine.dump(theirs)), (
+            f"{engine.spec.id}: determinize for seat {seat} depends on hidden information "
+            f"(differs at {sorted(diff_keys(dumped, engine.dump(theirs)))[:6]})"
+        )
+        assert canonical(engine.view(mine, seat)) == view
+        if real_rng is not None:
+            assert dumped["rng"] != real_rng, "determinize kept the state's own RNG"
+    assert canonical(engine.dump(state)) == before, "determinize mutated its input"
+
+
+def diff_keys(a: Any, b: Any, path: str = "") -> set[str]:
+    """The paths (top two levels) where two dumped states differ, for failure messages."""
+    if isinstance(a, dict) and isinstance(b, dict) and path.count(".") < 2:
+        out: set[str] = set()
+        for key in set(a) | set(b):
+            if a.get(key) != b.get(key):
+                out |= diff_keys(a.get(key), b.get(key), f"{path}.{key}")
+        return out
+    return {path or "."}
+
+
+def sampled_positions(
+    engine: AnyEngine, num_players: int, seed: int, *, every: int, max_steps: int = 5000
+) -> list[Any]:
+    """Every `every`-th state of a seeded random game, and always its final (finished) state."""
+    state = engine.setup(num_players, engine.parse_options({}), seed)
+    rng = Rng.from_seed(seed * 104729 + num_players)
+    out: list[Any] = []
+    for step_no in range(max_steps):
+        if engine.outcome(state) is not None:
+            out.append(state)
+            return out
+        if step_no % every == 0:
+            out.append(state)
+        seat = rng.choice(sorted(engine.to_act(state)))
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat))).state
+    pytest.fail(f"{engine.spec.id}: game with {num_players} players, seed {seed} did not end")
+
+
 def replay(
     engine: AnyEngine,
     num_players: int,

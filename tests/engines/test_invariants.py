@@ -9,7 +9,14 @@ import pytest
 
 from engines import REGISTRY
 from engines.core import Rng
-from tests.engines.invariants import canonical, golden_lines, play_random, replay
+from tests.engines.invariants import (
+    canonical,
+    check_determinize_sees_only_the_view,
+    golden_lines,
+    play_random,
+    replay,
+    sampled_positions,
+)
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -35,6 +42,18 @@ def test_random_games_end_and_hold_invariants(game_id: str, num_players: int) ->
         assert canonical(engine.dump(replay(engine, num_players, seed, None, history))) == (
             canonical(engine.dump(state))
         )
+
+
+@pytest.mark.parametrize(("game_id", "num_players"), CASES)
+def test_determinize_depends_only_on_the_view(game_id: str, num_players: int) -> None:
+    """Bots never use what their seat cannot see (issue 11): over sampled positions of seeded
+    random games, finished games included, re-dealing a state and a re-dealt copy of it with
+    the same generator gives the same state, for every seat and the spectator."""
+    engine = REGISTRY[game_id]
+    rng = Rng.from_seed(11 * num_players)
+    for seed in (11, 12):
+        for state in sampled_positions(engine, num_players, seed, every=5):
+            check_determinize_sees_only_the_view(engine, state, num_players, rng)
 
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
