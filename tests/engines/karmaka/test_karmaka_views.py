@@ -8,7 +8,11 @@ from engines.core import Rng
 from engines.karmaka import ENGINE
 from engines.karmaka.model import Pick, State
 from engines.karmaka.rules import reincarnate
-from tests.engines.invariants import canonical, check_state_invariants
+from tests.engines.invariants import (
+    canonical,
+    check_determinize_sees_only_the_view,
+    check_state_invariants,
+)
 from tests.engines.karmaka.position import act, cid, play, step, table, target, texts
 
 X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
@@ -20,8 +24,10 @@ def ids(cards: list[dict[str, object]]) -> list[object]:
 
 
 def no_leak(state: State) -> None:
-    """The shared invariant check (views unchanged by determinize, refusals, round trip)."""
+    """The shared invariant checks (views unchanged by determinize, refusals, round trip,
+    determinize blind to what the seat cannot see)."""
     check_state_invariants(ENGINE, state, state.num_players, Rng.from_seed(11))
+    check_determinize_sees_only_the_view(ENGINE, state, state.num_players, Rng.from_seed(12))
 
 
 def test_view_shows_own_cards_and_only_counts_of_hidden_piles() -> None:
@@ -129,6 +135,31 @@ def test_determinize_re_deals_what_the_seat_cannot_see() -> None:
         assert [len(p.hand) for p in d.players] == [len(p.hand) for p in s.players]
         changed |= any(d.players[o].hand != s.players[o].hand for o in others)
     assert changed
+
+
+def test_determinize_re_shuffles_a_face_down_row() -> None:
+    """Spite's row order is secret even to the target, whose Hand it is; a ruined pick stays."""
+    spite = cid("spite")
+    hand = [cid("peek"), cid("swindle"), cid("crisis"), cid("panic"), X]
+    s = target(play(table(3, hands={0: [spite], 1: hand, 2: [Y]}), 0, spite), 0, 1)
+    assert s.prompt is not None
+    rng = Rng.from_seed(5)
+    rows = {tuple(_row(ENGINE.determinize(s, 1, rng))) for _ in range(4)}
+    assert len(rows) > 1 and all(sorted(r) == sorted(hand) for r in rows)
+    for seat in (0, 2, None):
+        d = ENGINE.determinize(s, seat, rng)
+        assert sorted(_row(d)) == sorted(d.players[1].hand)
+    s = act(s, 0, Pick(position=2))
+    ruined = s.ruins[-1]
+    for seat in (0, 1, 2, None):
+        d = ENGINE.determinize(s, seat, rng)
+        assert _row(d)[1] == ruined and set(_row(d)) - {ruined} == set(d.players[1].hand)
+    no_leak(s)
+
+
+def _row(state: State) -> list[int]:
+    assert state.prompt is not None
+    return list(state.prompt.row)
 
 
 def test_game_end_reveals_every_card() -> None:
