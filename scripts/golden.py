@@ -1,6 +1,6 @@
 """Write the golden playthrough file of one or more engines: `python scripts/golden.py ID…`.
 
-The file is the expected output of `tests.engines.invariants.golden_lines`; review its diff
+The file is the expected output of `engines.playthrough.golden_lines`; review its diff
 whenever a rule changes on purpose.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines import REGISTRY
-from tests.engines.invariants import golden_lines
+from engines.playthrough import golden_lines
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "engines" / "golden"
 MAX_STEPS = 60

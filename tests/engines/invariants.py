@@ -12,13 +12,9 @@ from typing import Any
 import pytest
 
 from engines.core import Engine, GameError, GameOver, MalformedAction, NotYourTurn, Rng, Seat
+from engines.playthrough import canonical
 
 AnyEngine = Engine[Any, Any]
-
-
-def canonical(data: Any) -> str:
-    """A stable JSON text, used to compare views and states."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def play_random(
@@ -180,40 +176,3 @@ def replay(
         parsed = engine.parse_action(json.loads(json.dumps(engine.dump_action(action))))
         state = engine.apply(state, seat, parsed).state
     return state
-
-
-def golden_lines(
-    engine: AnyEngine, num_players: int, seed: int, options: dict[str, Any] | None, max_steps: int
-) -> list[str]:
-    """The golden playthrough of a seeded random game, as text lines.
-
-    Per step: who must act, each acting seat's legal actions, every seat's view and the
-    spectator's, then the action taken.
-    """
-    opts = engine.parse_options(options or {})
-    state = engine.setup(num_players, opts, seed)
-    rng = Rng.from_seed(seed)
-    lines = [
-        f"game {engine.spec.id}",
-        f"players {num_players}",
-        f"seed {seed}",
-        f"options {canonical(opts.model_dump(mode='json'))}",
-    ]
-    for step_no in range(max_steps):
-        acting = sorted(engine.to_act(state))
-        lines.append(f"step {step_no}")
-        lines.append(f"to_act {acting}")
-        for seat in acting:
-            texts = [engine.action_text(a) for a in engine.legal_actions(state, seat)]
-            lines.append(f"legal {seat} {canonical(texts)}")
-        for seat in [*range(num_players), None]:
-            lines.append(f"view {seat} {canonical(engine.view(state, seat))}")
-        if not acting:
-            outcome = engine.outcome(state)
-            lines.append(f"outcome {canonical(outcome.to_json() if outcome else None)}")
-            break
-        seat = rng.choice(acting)
-        action = rng.choice(engine.legal_actions(state, seat))
-        lines.append(f"action {seat} {canonical(engine.dump_action(action))}")
-        state = engine.apply(state, seat, action).state
-    return lines

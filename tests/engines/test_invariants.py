@@ -9,10 +9,9 @@ import pytest
 
 from engines import REGISTRY
 from engines.core import Rng
+from engines.playthrough import canonical, golden_lines
 from tests.engines.invariants import (
-    canonical,
     check_determinize_sees_only_the_view,
-    golden_lines,
     play_random,
     replay,
     sampled_positions,
