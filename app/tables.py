@@ -24,7 +24,7 @@ def has_screen(game_id: str) -> bool:
     return (ROOT / "templates" / "games" / game_id / "board.html").exists()
 
 
-def playable_engines() -> list[Engine[Any, Any]]:
+def playable_engines() -> list[Engine[Any, Any, Any]]:
     """Registered engines that have a game screen, in registry order."""
     return [e for e in ENGINES if has_screen(e.spec.id)]
 

@@ -16,7 +16,7 @@ from engines.incan_gold import ENGINE as INCAN_GOLD
 from engines.karmaka import ENGINE as KARMAKA
 from engines.racing_hedgehogs import ENGINE as RACING_HEDGEHOGS
 
-ENGINES: tuple[Engine[Any, Any], ...] = (
+ENGINES: tuple[Engine[Any, Any, Any], ...] = (
     INCAN_GOLD,
     RACING_HEDGEHOGS,
     KARMAKA,
@@ -25,9 +25,9 @@ ENGINES: tuple[Engine[Any, Any], ...] = (
 )
 """Every game the server offers, in the order the lobby lists them."""
 
-REGISTRY: dict[str, Engine[Any, Any]] = {engine.spec.id: engine for engine in ENGINES}
+REGISTRY: dict[str, Engine[Any, Any, Any]] = {engine.spec.id: engine for engine in ENGINES}
 
 
-def get_engine(game_id: str) -> Engine[Any, Any]:
+def get_engine(game_id: str) -> Engine[Any, Any, Any]:
     """The engine registered under `game_id`; KeyError if there is none."""
     return REGISTRY[game_id]

@@ -254,11 +254,12 @@ def rank_by(keys: Mapping[Seat, tuple[int, ...]]) -> dict[Seat, int]:
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
+O = TypeVar("O", bound=BaseModel)  # noqa: E741 - the options type, as in Engine[S, A, O]
 
 
 @dataclass(frozen=True)
 class Step(Generic[S]):
-    """What `apply` returns: the new state and the events it produced."""
+    """What `setup` and `apply` return: the state and the events that produced it."""
 
     state: S
     events: list[Event]
@@ -268,12 +269,22 @@ class Step(Generic[S]):
 # The engine interface.
 
 
-class Engine(abc.ABC, Generic[S, A]):
+VIEW_HEADER = ("to_act", "chosen", "over", "outcome")
+"""The keys of `view(...)["header"]`: seats that must act (sorted list), seats that have
+already chosen in a simultaneous step (sorted list), whether the game is over, and the
+outcome's JSON (None while it goes on)."""
+
+
+class Engine(abc.ABC, Generic[S, A, O]):
     """One game's rules. Subclasses are stateless; all game data is in the state `S`.
 
-    `S` is a pydantic model (so it dumps to JSON and loads back exactly) and `A` is the
-    game's action type (usually a discriminated union of pydantic models; `action_adapter`
-    parses it).
+    `S` is a pydantic model (so it dumps to JSON and loads back exactly), `A` is the game's
+    action type (usually a discriminated union of pydantic models; `action_adapter` parses it)
+    and `O` its options model (`spec.options`; `parse_options` validates into it once, so
+    `setup` receives typed options).
+
+    Every view carries the same typed header (`VIEW_HEADER`), built here from `to_act`,
+    `chosen` and `outcome`: the shared screen reads that and nothing else of a view.
     """
 
     spec: ClassVar[GameSpec]
@@ -283,8 +294,8 @@ class Engine(abc.ABC, Generic[S, A]):
     # ---- the game --------------------------------------------------------------------------
 
     @abc.abstractmethod
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> S:
-        """A new game for `num_players` seats with validated options."""
+    def setup(self, num_players: int, options: O, seed: int) -> Step[S]:
+        """A new game for `num_players` seats, and the events of its opening (version 0)."""
 
     @abc.abstractmethod
     def to_act(self, state: S) -> frozenset[Seat]:
@@ -298,9 +309,30 @@ class Engine(abc.ABC, Generic[S, A]):
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and apply; never mutates `state`; raises a `GameError` when refused."""
 
-    @abc.abstractmethod
     def view(self, state: S, seat: Seat | None) -> JSON:
-        """What `seat` may see (None = spectator), JSON-serialisable. The only way out."""
+        """What `seat` may see (None = spectator), JSON-serialisable. The only way out.
+
+        The game's own part (`game_view`) plus the shared `header`.
+        """
+        return {**self.game_view(state, seat), "header": self.header(state)}
+
+    @abc.abstractmethod
+    def game_view(self, state: S, seat: Seat | None) -> JSON:
+        """The game's own part of the view of `seat` (None = spectator)."""
+
+    def chosen(self, state: S) -> frozenset[Seat]:
+        """Seats that have already chosen in a simultaneous step still waiting for others."""
+        return frozenset()
+
+    def header(self, state: S) -> JSON:
+        """The typed header of every view: who must act, who has chosen, over, outcome."""
+        outcome = self.outcome(state)
+        return {
+            "to_act": sorted(self.to_act(state)),
+            "chosen": sorted(self.chosen(state)),
+            "over": outcome is not None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
 
     @abc.abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -320,10 +352,11 @@ class Engine(abc.ABC, Generic[S, A]):
         """The game's public reference data for screens (card designs by id); no state."""
         return {}
 
-    def parse_options(self, raw: JSON | None) -> BaseModel:
+    def parse_options(self, raw: JSON | None) -> O:
         """Validate options; raise `MalformedAction` with a readable message if invalid."""
         try:
-            return self.spec.options.model_validate(raw or {})
+            options: O = self.spec.options.model_validate(raw or {})  # type: ignore[assignment]
+            return options
         except ValidationError as exc:
             raise MalformedAction(f"Invalid options: {_first_error(exc)}") from exc
 

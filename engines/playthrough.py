@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.core import Engine, Rng
 
-AnyEngine = Engine[Any, Any]
+AnyEngine = Engine[Any, Any, Any]
 
 
 def canonical(data: Any) -> str:
@@ -30,13 +30,15 @@ def golden_lines(
     spectator's, then the action taken.
     """
     opts = engine.parse_options(options or {})
-    state = engine.setup(num_players, opts, seed)
+    opening = engine.setup(num_players, opts, seed)
+    state = opening.state
     rng = Rng.from_seed(seed)
     lines = [
         f"game {engine.spec.id}",
         f"players {num_players}",
         f"seed {seed}",
         f"options {canonical(opts.model_dump(mode='json'))}",
+        f"opening {canonical([e.to_json() for e in opening.events])}",
     ]
     for step_no in range(max_steps):
         acting = sorted(engine.to_act(state))

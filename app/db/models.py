@@ -102,6 +102,8 @@ class Game(Base):
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="playing")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    opening: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """The events of `setup` (version 0), with their audiences; None for older games."""
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The turn clocks at `version` (banks, deadlines, timeouts in a row), see app/clocks.py."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

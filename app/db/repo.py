@@ -188,6 +188,7 @@ async def create_game(
     seed_commitment: str,
     snapshot: dict[str, Any],
     clock: dict[str, Any] | None = None,
+    opening: list[dict[str, Any]] | None = None,
 ) -> Game:
     """The game record at version 0."""
     game = Game(
@@ -201,6 +202,7 @@ async def create_game(
         snapshot=snapshot,
         status="playing",
         clock=clock,
+        opening=opening,
     )
     session.add(game)
     await session.flush()

@@ -114,7 +114,7 @@ class GameLive:
     """The cached game of a room."""
 
     db_id: int
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     state: Any
     version: int
     seed: int
@@ -183,12 +183,15 @@ class RoomHub:
         if game is None:
             return
         moves = await repo.game_moves(session, game.id)
-        log = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
         notes = [
             (n.version, Event.public(n.text)) for n in await repo.room_events(session, self.room_id)
         ]
-        # Each version's move events first, then the table's own lines of that version.
-        log = sorted([*log, *notes], key=lambda item: item[0])
+        # "The game begins" (a table line at version 0), the opening's events, then each
+        # version's move events followed by the table's own lines of that version.
+        begins = notes[:1] if notes and notes[0][0] == 0 else []
+        log = [(0, Event.from_json(e)) for e in game.opening or []]
+        log += [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
+        log = begins + sorted([*log, *notes[len(begins) :]], key=lambda item: item[0])
         self.game = GameLive(
             db_id=game.id,
             engine=self.engine,
@@ -338,7 +341,8 @@ class RoomHub:
             seed = secrets.randbits(62)
             commitment = hashlib.sha256(f"stolik:{seed}".encode()).hexdigest()
             options = self.engine.parse_options(self.options)
-            state = self.engine.setup(players, options, seed)
+            opening_step = self.engine.setup(players, options, seed)
+            state = opening_step.state
             acting = self.engine.to_act(state)
             now = self.runtime.now()
             clock = clocks.advance(
@@ -361,6 +365,7 @@ class RoomHub:
                     seed_commitment=commitment,
                     snapshot=self.engine.dump(state),
                     clock=clock,
+                    opening=[e.to_json() for e in opening_step.events],
                 )
                 await repo.add_room_event(session, self.room_id, 0, opening)
                 self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
@@ -378,7 +383,7 @@ class RoomHub:
                 version=0,
                 seed=seed,
                 seed_commitment=commitment,
-                log=[(0, Event.public(opening))],
+                log=[(0, Event.public(opening)), *((0, e) for e in opening_step.events)],
                 prompt_version=dict.fromkeys(range(players), 0),
                 clock=clock,
             )

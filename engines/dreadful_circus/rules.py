@@ -840,7 +840,7 @@ def advance_chooser(state: State, events: list[Event]) -> None:
 # ---- the engine -------------------------------------------------------------------------------
 
 
-class DreadfulCircus(Engine[State, Any]):
+class DreadfulCircus(Engine[State, Any, Options]):
     """Dreadful Circus for 4–8 players, optionally with the draft variant."""
 
     spec: ClassVar[GameSpec] = GameSpec(
@@ -864,9 +864,10 @@ class DreadfulCircus(Engine[State, Any]):
 
     # ---- setup -------------------------------------------------------------------------------
 
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, num_players: int, options: Options, seed: int) -> Step[State]:
         """Coins, six random contracts each, hands dealt (redealt if Attraction-less), sellers."""
-        opts = Options.model_validate(options.model_dump())
+        opts = options
+        events: list[Event] = []
         n = num_players
         if not self.spec.min_players <= n <= self.spec.max_players:
             raise IllegalAction(f"Dreadful Circus needs 4 to 8 players, not {n}.")
@@ -895,7 +896,7 @@ class DreadfulCircus(Engine[State, Any]):
         )
         for seat in range(n):
             give_contracts(state, seat, draw_contracts(state, START_CONTRACTS))
-        redeal_without_attraction(state, hands, [])
+        redeal_without_attraction(state, hands, events)
         if opts.draft:
             state.packets = hands
             state.picks = [[] for _ in range(n)]
@@ -903,7 +904,7 @@ class DreadfulCircus(Engine[State, Any]):
             state.hands = hands
         state.first_seller = rng.randbelow(n)
         state.second_seller = (state.first_seller + n // 2) % n if n >= 5 else None
-        return state
+        return Step(state, events)
 
     # ---- whose move --------------------------------------------------------------------------
 
@@ -1051,7 +1052,18 @@ class DreadfulCircus(Engine[State, Any]):
 
     # ---- view --------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: Seat | None) -> JSON:
+    def chosen(self, state: State) -> frozenset[Seat]:
+        """Seats whose secret choice or wagon is in while others still decide."""
+        phase = state.phase
+        if phase in ("draft", "first_attraction", "final"):
+            return frozenset(s for s in range(state.num_players) if state.chosen[s])
+        if phase == "offer":
+            return frozenset(s for s in sellers(state) if state.chosen[s])
+        if phase == "bid":
+            return frozenset(s for s in bidders(state) if state.wagon_at[s] is not None)
+        return frozenset()
+
+    def game_view(self, state: State, seat: Seat | None) -> JSON:
         """What `seat` sees (None = spectator): public table plus that seat's secrets."""
         n = state.num_players
         phase = state.phase

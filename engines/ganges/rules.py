@@ -190,7 +190,7 @@ def winning_reason(
     return "tie-break on fame and coins"
 
 
-class Ganges(Engine[State, Any]):
+class Ganges(Engine[State, Any, Options]):
     """Ganges: Cards & Karma for 2–4 players."""
 
     spec: ClassVar[GameSpec] = GameSpec(
@@ -206,9 +206,9 @@ class Ganges(Engine[State, Any]):
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, num_players: int, options: Options, seed: int) -> Step[State]:
         """Secret die values, shuffled deck, the table, a random start player, 4 cards each."""
-        opts = Options.model_validate(options.model_dump())
+        opts = options
         if num_players not in TABLE_SIZE:
             raise IllegalAction(f"Ganges needs 2 to 4 players, not {num_players}.")
         rng = Rng.from_seed(seed)
@@ -239,7 +239,7 @@ class Ganges(Engine[State, Any]):
                     state.players[seat].hand.append(card_id)
         flow.begin_turn(state, events)
         flow.advance(state, events)
-        return state
+        return Step(state, list(events))
 
     def to_act(self, state: State) -> frozenset[Seat]:
         """The seat named by the pending prompt; nobody once the game is over."""
@@ -356,7 +356,7 @@ class Ganges(Engine[State, Any]):
         flow.advance(new, events)
         return Step(new, events)
 
-    def view(self, state: State, seat: Seat | None) -> JSON:
+    def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The screen for `seat` (None = spectator): no hidden die value or bonus leaks."""
         result = self.outcome(state)
         return build_view(state, seat, result.to_json() if result else None)

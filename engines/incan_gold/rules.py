@@ -166,7 +166,7 @@ def deck_for_round(state: State) -> list[int]:
 # ---- the engine -------------------------------------------------------------------------------
 
 
-class IncanGold(Engine[State, Any]):
+class IncanGold(Engine[State, Any, Options]):
     """Incan Gold for 3–8 players, with or without artifacts."""
 
     spec: ClassVar[GameSpec] = GameSpec(
@@ -182,9 +182,9 @@ class IncanGold(Engine[State, Any]):
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
 
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, num_players: int, options: Options, seed: int) -> Step[State]:
         """Five artifacts assigned to the rounds, a random start player, round 1 under way."""
-        opts = Options.model_validate(options.model_dump())
+        opts = options
         if not self.spec.min_players <= num_players <= self.spec.max_players:
             raise IllegalAction(f"Incan Gold needs 3 to 8 players, not {num_players}.")
         rng = Rng.from_seed(seed)
@@ -197,8 +197,9 @@ class IncanGold(Engine[State, Any]):
         if opts.artifacts:
             state.future_artifacts = rng.shuffled(list(ARTIFACTS))
         state.start_player = rng.randbelow(num_players)
-        start_round(state, [])
-        return state
+        events: list[Event] = []
+        start_round(state, events)
+        return Step(state, events)
 
     def to_act(self, state: State) -> frozenset[Seat]:
         """Everyone in the temple who has not chosen yet."""
@@ -227,7 +228,13 @@ class IncanGold(Engine[State, Any]):
             resolve_decision(new, events)
         return Step(new, events)
 
-    def view(self, state: State, seat: Seat | None) -> JSON:
+    def chosen(self, state: State) -> frozenset[Seat]:
+        """Explorers in the temple whose secret choice is already in."""
+        if state.over:
+            return frozenset()
+        return frozenset(s for s, p in enumerate(state.players) if p.in_temple and p.choice)
+
+    def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The temple as `seat` sees it: tents and pending choices of others hidden."""
         over = state.over
         players = []

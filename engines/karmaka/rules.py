@@ -303,7 +303,7 @@ def end_game(state: State, winners: list[Seat], reason: str, events: list[Event]
 # ---- the engine ---------------------------------------------------------------------------------
 
 
-class Karmaka(Engine[State, Any]):
+class Karmaka(Engine[State, Any, Options]):
     """Karmaka for 2–4 players: free for all, 2 on 2, or 2 on 1."""
 
     spec: ClassVar[GameSpec] = GameSpec(
@@ -320,9 +320,9 @@ class Karmaka(Engine[State, Any]):
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
 
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, num_players: int, options: Options, seed: int) -> Step[State]:
         """Shuffle the Well, deal 4 to each Hand and 2 to each Deck, a random player starts."""
-        opts = Options.model_validate(options.model_dump())
+        opts = options
         allowed = MODE_PLAYERS[opts.mode]
         if num_players not in allowed:
             counts = " or ".join(str(n) for n in allowed)
@@ -341,8 +341,9 @@ class Karmaka(Engine[State, Any]):
             player.hand = [state.well.pop() for _ in range(START_HAND)]
         for player in state.players:
             player.deck = [state.well.pop() for _ in range(START_DECK)]
-        start_turn(state, rng.randbelow(num_players), [])
-        return state
+        events: list[Event] = []
+        start_turn(state, rng.randbelow(num_players), events)
+        return Step(state, events)
 
     def to_act(self, state: State) -> frozenset[Seat]:
         """The player on turn, or whoever a pending prompt or offer waits for."""
@@ -397,7 +398,7 @@ class Karmaka(Engine[State, Any]):
             answer_prompt(new, action, events)
         return Step(new, events)
 
-    def view(self, state: State, seat: Seat | None) -> JSON:
+    def game_view(self, state: State, seat: Seat | None) -> JSON:
         """Public table, plus the seat's own Hand, Future Life, prompt and what it was shown."""
         over = is_over(state)
         players = [player_view(state, s, seat, over) for s in range(state.num_players)]

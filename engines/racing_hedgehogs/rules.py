@@ -425,7 +425,7 @@ def game_over_text(outcome: Outcome) -> str:
 # ---- the engine --------------------------------------------------------------------------------
 
 
-class RacingHedgehogs(Engine[State, PlayCard]):
+class RacingHedgehogs(Engine[State, PlayCard, Options]):
     """Racing Hedgehogs for 3–5 players, with basic or advanced scoring."""
 
     spec: ClassVar[GameSpec] = GameSpec(
@@ -441,9 +441,9 @@ class RacingHedgehogs(Engine[State, PlayCard]):
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
 
-    def setup(self, num_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, num_players: int, options: Options, seed: int) -> Step[State]:
         """A random first starter and round 1 dealt."""
-        opts = Options.model_validate(options.model_dump())
+        opts = options
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise IllegalAction(
                 f"Racing Hedgehogs needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}."
@@ -456,8 +456,9 @@ class RacingHedgehogs(Engine[State, PlayCard]):
             rng=rng,
             starter=rng.randbelow(num_players),
         )
-        deal_round(state, [])
-        return state
+        events: list[Event] = []
+        deal_round(state, events)
+        return Step(state, events)
 
     def to_act(self, state: State) -> frozenset[Seat]:
         """The player on turn, or nobody once the game is over."""
@@ -518,7 +519,7 @@ class RacingHedgehogs(Engine[State, PlayCard]):
             new.current = next_seat(seat, new.num_players)
         return Step(new, events)
 
-    def view(self, state: State, seat: Seat | None) -> JSON:
+    def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The table as `seat` sees it: own hand only, others' card counts, all public history."""
         outcome = self.outcome(state)
         hand = None

@@ -11,10 +11,19 @@ from typing import Any
 
 import pytest
 
-from engines.core import Engine, GameError, GameOver, MalformedAction, NotYourTurn, Rng, Seat
-from engines.playthrough import canonical
+from engines.core import (
+    VIEW_HEADER,
+    Engine,
+    GameError,
+    GameOver,
+    MalformedAction,
+    NotYourTurn,
+    Rng,
+    Seat,
+)
+from engines.playthrough import canonical as canonical
 
-AnyEngine = Engine[Any, Any]
+AnyEngine = Engine[Any, Any, Any]
 
 
 def play_random(
@@ -32,7 +41,7 @@ def play_random(
     end within `max_steps`.
     """
     opts = engine.parse_options(options or {})
-    state = engine.setup(num_players, opts, seed)
+    state = engine.setup(num_players, opts, seed).state
     rng = Rng.from_seed(seed * 7919 + num_players)
     history: list[tuple[Seat, Any]] = []
     for _ in range(max_steps):
@@ -74,6 +83,7 @@ def check_state_invariants(engine: AnyEngine, state: Any, num_players: int, rng:
 
     over = engine.outcome(state) is not None
     acting = engine.to_act(state)
+    check_header(engine, state, num_players)
     # A seat that is not to act is refused with NotYourTurn (or GameOver), nothing changes.
     for seat in range(num_players):
         if seat in acting:
@@ -149,7 +159,7 @@ def sampled_positions(
     engine: AnyEngine, num_players: int, seed: int, *, every: int, max_steps: int = 5000
 ) -> list[Any]:
     """Every `every`-th state of a seeded random game, and always its final (finished) state."""
-    state = engine.setup(num_players, engine.parse_options({}), seed)
+    state = engine.setup(num_players, engine.parse_options({}), seed).state
     rng = Rng.from_seed(seed * 104729 + num_players)
     out: list[Any] = []
     for step_no in range(max_steps):
@@ -171,8 +181,25 @@ def replay(
     history: list[tuple[Seat, Any]],
 ) -> Any:
     """`setup(seed)` plus the recorded actions, through their JSON forms."""
-    state = engine.setup(num_players, engine.parse_options(options or {}), seed)
+    state = engine.setup(num_players, engine.parse_options(options or {}), seed).state
     for seat, action in history:
         parsed = engine.parse_action(json.loads(json.dumps(engine.dump_action(action))))
         state = engine.apply(state, seat, parsed).state
     return state
+
+
+def check_header(engine: AnyEngine, state: Any, num_players: int) -> None:
+    """Every view carries the same typed header, true to `to_act`, `chosen` and `outcome`."""
+    outcome = engine.outcome(state)
+    expected = engine.header(state)
+    assert tuple(expected) == VIEW_HEADER
+    assert expected["to_act"] == sorted(engine.to_act(state))
+    assert expected["over"] is (outcome is not None)
+    assert expected["outcome"] == (outcome.to_json() if outcome is not None else None)
+    chosen = expected["chosen"]
+    assert chosen == sorted(set(chosen)) and all(0 <= s < num_players for s in chosen)
+    assert not set(chosen) & set(expected["to_act"]), "a seat both chose and must act"
+    if not engine.spec.simultaneous or outcome is not None:
+        assert chosen == [], "only a simultaneous step still waiting has seats that chose"
+    for seat in [*range(num_players), None]:
+        assert engine.view(state, seat)["header"] == expected

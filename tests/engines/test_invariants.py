@@ -61,9 +61,9 @@ def test_setup_is_deterministic_and_seed_dependent(game_id: str) -> None:
     engine = REGISTRY[game_id]
     n = engine.spec.min_players
     opts = engine.parse_options({})
-    a, b = engine.setup(n, opts, 42), engine.setup(n, opts, 42)
+    a, b = engine.setup(n, opts, 42).state, engine.setup(n, opts, 42).state
     assert engine.dump(a) == engine.dump(b)
-    others = {canonical(engine.dump(engine.setup(n, opts, s))) for s in range(5)}
+    others = {canonical(engine.dump(engine.setup(n, opts, s).state)) for s in range(5)}
     assert len(others) > 1
 
 

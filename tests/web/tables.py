@@ -113,7 +113,7 @@ async def stored_game(server: Server, slug: str) -> tuple[Room, Game, int]:
 def replayed_matches(game: Game, moves: list[Move]) -> bool:
     """`setup(seed)` plus the stored actions gives the stored snapshot."""
     engine = get_engine(game.engine)
-    state = engine.setup(game.num_players, engine.parse_options(game.options), game.seed)
+    state = engine.setup(game.num_players, engine.parse_options(game.options), game.seed).state
     for move in moves:
         state = engine.apply(state, move.seat, engine.parse_action(move.action)).state
     return bool(engine.dump(state) == game.snapshot)

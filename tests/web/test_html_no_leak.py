@@ -21,7 +21,7 @@ SAMPLES = 6
 """Positions per game (spread over a seeded random game)."""
 
 
-def _hub(engine: Engine[Any, Any], state: Any, players: int) -> RoomHub:
+def _hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> RoomHub:
     room = SimpleNamespace(
         id=1,
         slug="leaktest",
@@ -51,9 +51,9 @@ def _hub(engine: Engine[Any, Any], state: Any, players: int) -> RoomHub:
     return hub
 
 
-def _positions(engine: Engine[Any, Any], players: int, seed: int) -> list[Any]:
+def _positions(engine: Engine[Any, Any, Any], players: int, seed: int) -> list[Any]:
     rng = random.Random(seed)
-    state = engine.setup(players, engine.parse_options({}), seed)
+    state = engine.setup(players, engine.parse_options({}), seed).state
     states = [state]
     for _ in range(2000):
         if engine.outcome(state) is not None:
@@ -66,7 +66,7 @@ def _positions(engine: Engine[Any, Any], players: int, seed: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=[e.spec.id for e in ENGINES])
-def test_table_html_does_not_depend_on_hidden_information(engine: Engine[Any, Any]) -> None:
+def test_table_html_does_not_depend_on_hidden_information(engine: Engine[Any, Any, Any]) -> None:
     """For every seat and a spectator, at positions from the start to the end."""
     players = engine.spec.min_players + (
         1 if engine.spec.max_players > engine.spec.min_players else 0

@@ -70,7 +70,7 @@ async def test_restart_mid_game_continues_where_it_was(pg_url: str, tmp_path: Pa
     await conn.close()
     assert game["version"] == len(moves) == len(stored)
     engine = get_engine("incan_gold")
-    state = engine.setup(3, engine.parse_options({}), game["seed"])
+    state = engine.setup(3, engine.parse_options({}), game["seed"]).state
     for seat, choice in moves:
         state = engine.apply(state, seat, engine.parse_action({"type": choice})).state
     assert engine.dump(state) == json.loads(game["snapshot"])

@@ -32,7 +32,7 @@ def table(
     seed: int = 1,
 ) -> State:
     """A position at the start of a round (offer phase) with everything given explicitly."""
-    s = ENGINE.setup(n, Options(), seed)
+    s = ENGINE.setup(n, Options(), seed).state
     s.phase = "offer"
     s.round = 1
     s.hands = hands if hands is not None else [[FILLER] * 6 for _ in range(n)]

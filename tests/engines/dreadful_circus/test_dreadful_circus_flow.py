@@ -30,7 +30,7 @@ def test_setup_coins_contracts_hands_and_sellers() -> None:
     """3 copper, 2 silver, 1 gold and 6 contracts each; 8 cards (7 with 7–8 players); every
     hand holds an Attraction; the second seller sits opposite the first."""
     for n in range(4, 9):
-        s = ENGINE.setup(n, Options(), 11)
+        s = ENGINE.setup(n, Options(), 11).state
         assert all(sc[:3] == [3, 2, 1] and sum(sc[3:]) == 6 for sc in s.screens)
         assert sum(s.bag) == 55 - 6 * n
         size = 8 if n <= 6 else 7
@@ -42,7 +42,7 @@ def test_setup_coins_contracts_hands_and_sellers() -> None:
 
 
 def test_first_attraction_is_secret_until_all_have_picked() -> None:
-    s = ENGINE.setup(4, Options(), 3)
+    s = ENGINE.setup(4, Options(), 3).state
     picks = {p: next(c for c in s.hands[p] if is_attraction(c)) for p in range(4)}
     s, events = act_events(s, 2, {"type": "first_attraction", "card": picks[2]})
     assert texts(events, 0) == ["{p2} has chosen."]
@@ -227,7 +227,7 @@ def test_a_refused_wagon_is_never_seen_by_anyone_else() -> None:
 
 def first_legal_game(n: int, seed: int) -> tuple[State, list[tuple[int, int | None]]]:
     """Play a game choosing the first legal action (declining Encore!); record the sellers."""
-    s = ENGINE.setup(n, Options(), seed)
+    s = ENGINE.setup(n, Options(), seed).state
     sellers = []
     while ENGINE.outcome(s) is None:
         seat = min(ENGINE.to_act(s))
@@ -311,7 +311,7 @@ def test_final_attraction_reveal_and_scoring_choices_from_the_first_seller() -> 
 
 
 def test_draft_variant_passes_left_and_keeps_picks_secret() -> None:
-    s = ENGINE.setup(4, ENGINE.parse_options({"draft": True}), 9)
+    s = ENGINE.setup(4, ENGINE.parse_options({"draft": True}), 9).state
     assert s.phase == "draft" and all(len(p) == 8 for p in s.packets)
     packets = [list(p) for p in s.packets]
     view = ENGINE.view(s, 1)
@@ -330,7 +330,7 @@ def test_draft_variant_passes_left_and_keeps_picks_secret() -> None:
 
 
 def test_determinize_keeps_what_the_seat_sees_and_reshuffles_the_rest() -> None:
-    s = ENGINE.setup(6, Options(), 4)
+    s = ENGINE.setup(6, Options(), 4).state
     rng = Rng.from_seed(2)
     d = ENGINE.determinize(s, 0, rng)
     assert d.hands[0] == s.hands[0] and d.screens[0] == s.screens[0]

@@ -42,7 +42,7 @@ def test_no_leak_with_loaded_wagons_and_drawn_contracts() -> None:
 
 
 def test_no_leak_with_secret_picks_pending() -> None:
-    s = ENGINE.setup(6, Options(), 2)
+    s = ENGINE.setup(6, Options(), 2).state
     first = next(c for c in s.hands[3] if is_attraction(c))
     s = act(s, 3, {"type": "first_attraction", "card": first})
     check(s)
@@ -52,7 +52,7 @@ def test_no_leak_with_secret_picks_pending() -> None:
     s = act(s, 2, {"type": "final_attraction", "card": "cotton_candy"})
     s = act(s, 0, {"type": "final_attraction", "card": None})
     check(s)
-    s = ENGINE.setup(4, ENGINE.parse_options({"draft": True}), 5)
+    s = ENGINE.setup(4, ENGINE.parse_options({"draft": True}), 5).state
     s = act(s, 1, {"type": "draft_pick", "card": s.packets[1][0]})
     check(s)
 

@@ -31,7 +31,7 @@ def position(
     admins) and `track` (a list of six bonus codes, position 1 first). Unless `deck` is given,
     the deck holds every card not placed elsewhere, in catalogue order.
     """
-    state = ENGINE.setup(num_players, Options(night_side_up=night_side_up), seed=1)
+    state = ENGINE.setup(num_players, Options(night_side_up=night_side_up), seed=1).state
     state.values = {c.id: c.die_value for c in CATALOGUE}
     seats: list[Player] = []
     held = 0

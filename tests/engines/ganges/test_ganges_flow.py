@@ -13,13 +13,13 @@ from tests.engines.ganges.helpers import act, position, prompt_of, refused, text
 def test_setup_deals_table_hands_and_secret_values() -> None:
     """Table of 12/16/20, 4 cards each, each colour's values 6 × 1–6, a random start player."""
     for n, size in ((2, 12), (3, 16), (4, 20)):
-        st = ENGINE.setup(n, Options(), seed=5)
+        st = ENGINE.setup(n, Options(), seed=5).state
         assert len([c for c in st.table if c]) == size
         assert all(len(p.hand) == 4 for p in st.players)
         assert len(st.deck) == 144 - size - 4 * n
         assert prompt_of(st).kind == "action" and prompt_of(st).seat == st.start_player
-    values = ENGINE.setup(2, Options(), seed=5).values
-    assert values != ENGINE.setup(2, Options(), seed=6).values
+    values = ENGINE.setup(2, Options(), seed=5).state.values
+    assert values != ENGINE.setup(2, Options(), seed=6).state.values
     assert sorted(values.values()) == sorted([v for v in range(1, 7)] * 24)
 
 
@@ -195,7 +195,7 @@ def test_tie_break_points_then_karma_then_shared() -> None:
 
 def test_views_hide_die_values_and_unflipped_bonuses() -> None:
     """Owner sees dice; others and spectators see colours only; unflipped bonuses hidden."""
-    st = ENGINE.setup(3, Options(), seed=3)
+    st = ENGINE.setup(3, Options(), seed=3).state
     seat = prompt_of(st).seat
     mine = ENGINE.view(st, seat)
     other = ENGINE.view(st, (seat + 1) % 3)
@@ -238,7 +238,7 @@ def test_action_texts_round_trip() -> None:
 def test_every_card_is_in_exactly_one_place_during_random_games() -> None:
     """Deck, table, discard pile, palace in play, hands and displays always hold the 144 cards."""
     for n, seed in ((2, 11), (3, 12), (4, 13)):
-        st = ENGINE.setup(n, Options(), seed)
+        st = ENGINE.setup(n, Options(), seed).state
         rng = Rng.from_seed(seed)
         while ENGINE.outcome(st) is None:
             places = [*st.deck, *(c for c in st.table if c), *st.discard, *st.carried]

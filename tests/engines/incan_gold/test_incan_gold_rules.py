@@ -27,7 +27,7 @@ def artifact(name: str) -> int:
 
 def position(n: int, deck: list[int], path: list[int] | None = None, **kw: object) -> State:
     """A mid-round position with a stacked deck; everybody in the temple, nobody has chosen."""
-    state = ENGINE.setup(n, ENGINE.parse_options({}), 1)
+    state = ENGINE.setup(n, ENGINE.parse_options({}), 1).state
     state.players = [Player() for _ in range(n)]
     state.deck = list(deck)
     state.path = [PathCard(card=c) for c in (path or [])]
@@ -164,7 +164,7 @@ def test_revealed_but_untaken_artifacts_leave_the_game_unrevealed_ones_return() 
 def test_first_card_is_revealed_before_any_choice() -> None:
     """Setup reveals the opening card (two if the first was a hazard, per the seed)."""
     for seed in range(30):
-        state = ENGINE.setup(3, ENGINE.parse_options({}), seed)
+        state = ENGINE.setup(3, ENGINE.parse_options({}), seed).state
         assert 1 <= len(state.path) <= 2 or state.round > 1
         if len(state.path) == 2:
             assert CARDS[state.path[0].card].kind == "hazard"
@@ -213,7 +213,7 @@ def test_game_ends_after_five_rounds() -> None:
 
 def test_variant_without_artifacts_has_no_artifact_cards() -> None:
     """`artifacts: false` is the original Diamant."""
-    state = ENGINE.setup(3, ENGINE.parse_options({"artifacts": False}), 5)
+    state = ENGINE.setup(3, ENGINE.parse_options({"artifacts": False}), 5).state
     cards = set(state.deck) | {pc.card for pc in state.path}
     assert not cards & set(ARTIFACTS)
     assert cards == set(TREASURES) | set(HAZARDS)

@@ -145,7 +145,7 @@ def test_team_modes_random_games_end_with_a_winning_team(n: int, mode: str) -> N
         assert outcome is not None and len(outcome.winners) in (1, 2)
         assert all(outcome.ranks[w] == 1 for w in outcome.winners)
         assert ENGINE.dump(replay(ENGINE, n, seed, {"mode": mode}, history)) == ENGINE.dump(state)
-        replayed = ENGINE.setup(n, ENGINE.parse_options({"mode": mode}), seed)
+        replayed = ENGINE.setup(n, ENGINE.parse_options({"mode": mode}), seed).state
         for i, (seat, action) in enumerate(history[:400]):
             if i % 40 == 0:
                 check_state_invariants(ENGINE, replayed, n, Rng.from_seed(i))

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import BaseModel
 
 from engines.core import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from engines.karmaka import ENGINE
 from engines.karmaka.cards import SAFETY_ROUNDS, TRANSCENDENCE, WOLF
-from engines.karmaka.model import Done, Pass, Play, SpendRings
+from engines.karmaka.model import Done, Options, Pass, Play, SpendRings
 from engines.karmaka.rules import reincarnate
 from tests.engines.karmaka.position import act, choose, cid, play, table
 
@@ -18,7 +17,7 @@ W = cid("another_day", 2)
 """Fillers; W keeps seat 0 from running out of cards."""
 
 
-def opts(mode: str = "free_for_all") -> BaseModel:
+def opts(mode: str = "free_for_all") -> Options:
     """Parsed options."""
     return ENGINE.parse_options({"mode": mode})
 
@@ -26,7 +25,7 @@ def opts(mode: str = "free_for_all") -> BaseModel:
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup_deals_four_to_each_hand_and_two_to_each_deck(n: int) -> None:
     """Everybody on Dung Beetle with 0 rings; the starter has already drawn from the Deck."""
-    s = ENGINE.setup(n, opts(), 5)
+    s = ENGINE.setup(n, opts(), 5).state
     for seat, p in enumerate(s.players):
         drawn = 1 if seat == s.turn else 0
         assert (len(p.hand), len(p.deck)) == (4 + drawn, 2 - drawn)
@@ -49,13 +48,13 @@ def test_setup_refuses_a_mode_that_does_not_fit_the_player_count() -> None:
 
 def test_big_bad_wolf_setup_puts_the_lone_player_on_wolf() -> None:
     """E21: seat 0 on Wolf, seats 1 and 2 on Dung Beetle."""
-    s = ENGINE.setup(3, opts("big_bad_wolf_2v1"), 3)
+    s = ENGINE.setup(3, opts("big_bad_wolf_2v1"), 3).state
     assert [p.rung for p in s.players] == [WOLF, 0, 0]
 
 
 def test_random_start_player_varies_with_the_seed() -> None:
     """Decision: a random player starts."""
-    assert len({ENGINE.setup(4, opts(), seed).turn for seed in range(12)}) > 1
+    assert len({ENGINE.setup(4, opts(), seed).state.turn for seed in range(12)}) > 1
 
 
 def test_passing_needs_a_card_left_in_the_deck_after_the_draw() -> None:

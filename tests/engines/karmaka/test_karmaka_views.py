@@ -124,7 +124,7 @@ def test_offer_is_public_with_the_card_in_play() -> None:
 
 def test_determinize_re_deals_what_the_seat_cannot_see() -> None:
     """Rivals' Hands, Decks, Future Lives and the Well change; own and public cards do not."""
-    s = ENGINE.setup(3, ENGINE.parse_options({}), 8)
+    s = ENGINE.setup(3, ENGINE.parse_options({}), 8).state
     rng = Rng.from_seed(4)
     seat = s.turn
     others = [p for p in range(3) if p != seat]
@@ -184,6 +184,6 @@ def test_draw_events_have_a_private_and_a_public_half() -> None:
 
 def test_views_are_stable_json() -> None:
     """Views are plain JSON and the same state gives the same text."""
-    s = ENGINE.setup(4, ENGINE.parse_options({}), 2)
+    s = ENGINE.setup(4, ENGINE.parse_options({}), 2).state
     for seat in (0, 1, 2, 3, None):
         assert canonical(ENGINE.view(s, seat)) == canonical(ENGINE.view(s, seat))

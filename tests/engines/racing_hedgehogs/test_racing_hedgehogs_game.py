@@ -17,7 +17,7 @@ from tests.engines.racing_hedgehogs.build import finished_round, position
 
 def new_game(num_players: int, seed: int = 1, **options: bool) -> State:
     """A fresh game through the public surface."""
-    return ENGINE.setup(num_players, ENGINE.parse_options(options), seed)
+    return ENGINE.setup(num_players, ENGINE.parse_options(options), seed).state
 
 
 @pytest.mark.parametrize(("num_players", "aside", "hand"), [(3, 10, 15), (4, 3, 13), (5, 0, 11)])
