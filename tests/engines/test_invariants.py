@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engines import REGISTRY
-from engines.core import Rng
+from engines.core import Event, MalformedAction, Rng, Step
 from engines.playthrough import canonical, golden_lines
 from tests.engines.invariants import (
     check_determinize_sees_only_the_view,
@@ -97,3 +97,29 @@ def test_rng_is_uniform_enough_and_reproducible() -> None:
         seen.add(r.randbelow(6))
     assert seen == set(range(6))
     assert Rng.from_seed(3).shuffled(list(range(10))) != list(range(10))
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_typed_options_setup_step_and_actions(game_id: str) -> None:
+    """Options parse once into the game's model, `setup` returns a Step whose events are
+    Events, and every legal action round-trips through its JSON and text forms."""
+    engine = REGISTRY[game_id]
+    opts = engine.parse_options({})
+    assert isinstance(opts, engine.spec.options)
+    for name in engine.spec.options.model_fields:
+        with pytest.raises(MalformedAction):
+            engine.parse_options({name: {"not": ["a", "valid", "value"]}})
+    step = engine.setup(engine.spec.min_players, opts, 3)
+    assert isinstance(step, Step) and all(isinstance(e, Event) for e in step.events)
+    state, rng = step.state, Rng.from_seed(3)
+    for _ in range(60):
+        acting = sorted(engine.to_act(state))
+        if not acting:
+            break
+        for seat in acting:
+            for action in engine.legal_actions(state, seat):
+                dumped = engine.dump_action(action)
+                assert engine.parse_action(json.loads(json.dumps(dumped))) == action
+                assert engine.action_text(action)
+        seat = rng.choice(acting)
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat))).state
