@@ -64,6 +64,9 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
         "rematch": rematch,
         "rematch_join": rematch_join,
         "to_act": sorted(game.engine.to_act(game.state)) if game else [],
+        "your_prompt": (
+            game.prompt_version.get(viewer_seat, 0) if game and viewer_seat is not None else None
+        ),
         "seed_commitment": game.seed_commitment if game else None,
         "seed": game.seed if game and game.over else None,
     }

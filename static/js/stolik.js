@@ -3,16 +3,39 @@
 (function () {
   "use strict";
 
+  // Toasts: every error shows in #toast, hides by itself after a few seconds, can be
+  // dismissed (click, Esc), is replaced by the next one, and goes once the table has moved on
+  // (a stale "not payable" must not stay up after the retried move went through).
+  const TOAST_MS = 6000;
   let toastTimer = null;
+  let toastShownAt = 0;
+  function hideToast() {
+    const toast = document.getElementById("toast");
+    if (toast) toast.hidden = true;
+    clearTimeout(toastTimer);
+  }
+  function armToast() {
+    const toast = document.getElementById("toast");
+    if (!toast) return;
+    toast.hidden = false;
+    toastShownAt = Date.now();
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(hideToast, TOAST_MS);
+  }
   function showToast(message) {
     const toast = document.getElementById("toast");
     if (!toast) return;
-    toast.textContent = message;
-    toast.hidden = false;
+    const text = toast.querySelector(".toast-text") || toast;
+    text.textContent = message;
     toast.classList.add("error");
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
+    armToast();
   }
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("#toast")) hideToast();
+  });
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key === "Escape") hideToast();
+  });
 
   // HTTP errors from hx-post buttons (join, leave, start) carry {"error": {code, message}}.
   document.addEventListener("htmx:responseError", function (evt) {
@@ -66,6 +89,92 @@
   setInterval(tickClocks, 500);
   document.addEventListener("htmx:oobAfterSwap", tickClocks);
 
+  // Your turn, noticed from another tab: the title flashes ("● Your turn — Karmaka") until
+  // the page is looked at; optionally a short tone made with Web Audio and a browser
+  // notification. The choices are kept in this browser (localStorage).
+  const baseTitle = document.title;
+  let lastPrompt = null;
+  let flashTimer = null;
+  function pref(name) { try { return localStorage.getItem("stolik." + name) === "on"; } catch (e) { return false; } }
+  function setPref(name, on) { try { localStorage.setItem("stolik." + name, on ? "on" : "off"); } catch (e) { /* private mode */ } }
+  function stopFlash() {
+    clearInterval(flashTimer);
+    flashTimer = null;
+    document.title = baseTitle;
+  }
+  function flashTitle(game) {
+    if (flashTimer) return;
+    const alert = "● Your turn — " + game;
+    let on = false;
+    document.title = alert;
+    flashTimer = setInterval(function () {
+      on = !on;
+      document.title = on ? baseTitle : alert;
+    }, 1000);
+  }
+  function tone() {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(660, ctx.currentTime);
+    osc.frequency.setValueAtTime(880, ctx.currentTime + 0.12);
+    gain.gain.setValueAtTime(0.0001, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, ctx.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.3);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.32);
+    osc.onended = function () { ctx.close(); };
+  }
+  function checkTurn() {
+    const page = document.querySelector(".table-page");
+    if (!page) return;
+    const seats = document.getElementById("seats");
+    const mine = !!document.querySelector("#seats .seat.mine.to-act");
+    const game = page.dataset.title || "Stolik";
+    // data-prompt: the version at which this seat's question last changed (a new decision).
+    const prompt = seats ? seats.dataset.prompt : null;
+    const fresh = prompt !== lastPrompt;
+    lastPrompt = prompt;
+    if (mine && fresh) {
+      if (document.hidden || !document.hasFocus()) {
+        flashTitle(game);
+        if (pref("sound")) tone();
+        if (pref("notify") && "Notification" in window && Notification.permission === "granted") {
+          new Notification("Your turn — " + game, { body: document.title, tag: "stolik-turn" });
+        }
+      }
+    }
+    if (!mine) stopFlash();
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) stopFlash(); });
+  window.addEventListener("focus", stopFlash);
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "seats") checkTurn();
+  });
+  document.addEventListener("change", function (evt) {
+    const box = evt.target;
+    if (!box.matches || !box.matches("input[data-pref]")) return;
+    const name = box.dataset.pref;
+    if (name === "notify" && box.checked && "Notification" in window) {
+      Notification.requestPermission().then(function (answer) {
+        box.checked = answer === "granted";
+        setPref(name, box.checked);
+      });
+      return;
+    }
+    setPref(name, box.checked);
+    if (name === "sound" && box.checked) tone();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("input[data-pref]").forEach(function (box) {
+      box.checked = pref(box.dataset.pref);
+    });
+  });
+
   // Chat: times in the reader's own clock, newest line in view.
   function tidyChat() {
     const list = document.getElementById("chat-log");
@@ -81,11 +190,9 @@
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
     if (target && target.id === "chat-log") tidyChat();
-    if (target && target.id === "toast") {
-      target.hidden = false;
-      clearTimeout(toastTimer);
-      toastTimer = setTimeout(function () { target.hidden = true; }, 6000);
-    }
+    if (target && target.id === "toast") armToast();
+    // A new table state after the error was read: the error belongs to the past.
+    if (target && target.id === "board" && Date.now() - toastShownAt > 1500) hideToast();
   });
 
   // Compound moves. A <form ws-send data-act-version="N"> sends {type: "act", version: N,

@@ -1,0 +1,81 @@
+"""Real browser: errors behave (toasts hide by themselves, can be dismissed, are replaced) and
+a player looking at another tab learns that it is their turn (the title flashes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Server
+from tests.web.browser import LAPTOP, SHOTS, launch, need_chromium, open_as
+from tests.web.clients import Player
+from tests.web.tables import seat_bots
+
+pytestmark = pytest.mark.browser
+
+
+async def test_toasts_hide_are_dismissed_and_replaced(sqlite_server: Server) -> None:
+    """The chat rate limit's error: Esc hides it, the next one replaces it, time hides it."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    me = await Player(sqlite_server.url, sqlite_server.ws_url).login("Ola")
+    r = await me.http.post("/api/tables", json={"game": "incan_gold", "seats": 3})
+    url = sqlite_server.url + r.json()["url"]
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        page = await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP)
+        await page.clock.install()
+        await page.reload()
+        await expect(page.locator("#conn-status")).to_have_text("live")
+        toast = page.locator("#toast")
+        for i in range(6):
+            await page.fill("#chat-text", f"line {i}")
+            await page.press("#chat-text", "Enter")
+        await expect(toast).to_be_visible()
+        await expect(toast).to_contain_text("too fast")
+        await page.screenshot(path=SHOTS / "toast.png")
+        await page.keyboard.press("Escape")
+        await expect(toast).to_be_hidden()
+        await page.fill("#chat-text", "one more")
+        await page.press("#chat-text", "Enter")
+        await expect(toast).to_be_visible()
+        await page.get_by_role("button", name="Dismiss").click()
+        await expect(toast).to_be_hidden()
+        await page.fill("#chat-text", "and another")
+        await page.press("#chat-text", "Enter")
+        await expect(toast).to_be_visible()
+        await page.clock.fast_forward(7000)
+        await expect(toast).to_be_hidden()
+        await browser.close()
+    await me.close()
+
+
+async def test_title_flashes_when_your_turn_comes_in_another_tab(sqlite_server: Server) -> None:
+    """With the tab in the background, a new decision of yours flashes the title."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    me = await Player(sqlite_server.url, sqlite_server.ws_url).login("Ola")
+    r = await me.http.post("/api/tables", json={"game": "incan_gold", "seats": 3})
+    slug = r.json()["slug"]
+    await seat_bots(me, slug, [1, 2])
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        page = await open_as(browser, sqlite_server.url, sqlite_server.url + f"/t/{slug}", me)
+        await expect(page.locator("#conn-status")).to_have_text("live")
+        await page.get_by_role("button", name="Start the game").click()
+        await expect(page.locator("#me button.torch")).to_be_enabled()
+        assert not (await page.title()).startswith("●")
+        # The player looks elsewhere; their next decision comes while the tab is hidden.
+        await page.evaluate(
+            """() => {
+              Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});
+              document.hasFocus = () => false;
+            }"""
+        )
+        version = await page.locator("#board").get_attribute("data-version")
+        await page.locator("#me button.torch").click()
+        await expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
+        await expect(page).to_have_title("● Your turn — Incan Gold", timeout=5000)
+        await browser.close()
+    await me.close()
