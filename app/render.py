@@ -15,7 +15,7 @@ from app.realtime.messages import room_info, standing_names
 from engines import ENGINES, REGISTRY
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
-templates.env.globals["games"] = REGISTRY
+templates.env.globals["game_titles"] = {gid: e.spec.title for gid, e in REGISTRY.items()}
 templates.env.globals["engines"] = ENGINES
 templates.env.filters["tojson_attr"] = lambda v: json.dumps(v, separators=(",", ":"))
 

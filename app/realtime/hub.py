@@ -941,6 +941,16 @@ class Hubs:
         for hub in self.live():
             hub.stop_bots()
 
+    def renamed(self, user_id: int, name: str) -> None:
+        """A person changed their name: every live table they sit at shows the new one."""
+        for hub in self.live():
+            seat = hub.seat_of(user_id)
+            if seat is not None:
+                hub.seats[seat] = replace(hub.seats[seat], name=name)
+                hub.room_rev += 1
+                hub._broadcast("state")
+        self.lobby_changed()
+
     def lobby_changed(self) -> None:
         """Tell every lobby connection that the table list changed."""
         for conn in self.lobby:

@@ -45,8 +45,12 @@
       const body = JSON.parse(xhr.responseText);
       if (body.error && body.error.message) message = body.error.message;
       if (body.error && body.error.code === "no_name") {
+        // Name first, then the seat that was asked for is taken (the name form does it).
         const page = document.querySelector(".table-page");
-        window.location = "/name?next=" + (page ? page.dataset.next : "/");
+        let next = page ? decodeURIComponent(page.dataset.next) : "/";
+        const asked = (evt.detail.elt.getAttribute("hx-post") || "").match(/\/join\?seat=(\d+)/);
+        if (asked) next += (next.indexOf("?") < 0 ? "?" : "&") + "sit=" + asked[1];
+        window.location = "/name?next=" + encodeURIComponent(next);
         return;
       }
     } catch (e) { /* not JSON: keep the generic message */ }
@@ -253,9 +257,13 @@
     });
   });
 
+  // While the socket is down, the table's controls are disabled (a click would be lost) and
+  // the page says so; on reconnect the server sends the full state again.
   function setConn(text, cls) {
     const el = document.getElementById("conn-status");
     if (el) { el.textContent = text; el.className = "conn " + cls; }
+    const page = document.querySelector(".table-page");
+    if (page) page.classList.toggle("offline", cls === "down");
   }
   document.addEventListener("htmx:wsOpen", function () { setConn("live", "live"); });
   document.addEventListener("htmx:wsClose", function () { setConn("reconnecting…", "down"); });
@@ -266,9 +274,10 @@
     if (!button) return;
     const input = document.querySelector(button.dataset.copy);
     if (!input) return;
+    const label = button.textContent;
     const done = function () {
       button.textContent = "Copied!";
-      setTimeout(function () { button.textContent = "Copy"; }, 2000);
+      setTimeout(function () { button.textContent = label; }, 2000);
     };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });

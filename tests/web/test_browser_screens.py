@@ -3,6 +3,8 @@ a player looking at another tab learns that it is their turn (the title flashes)
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import Server
@@ -79,3 +81,43 @@ async def test_title_flashes_when_your_turn_comes_in_another_tab(sqlite_server: 
         await expect(page).to_have_title("● Your turn — Incan Gold", timeout=5000)
         await browser.close()
     await me.close()
+
+
+async def test_lobby_on_a_phone_and_a_seat_taken_before_the_name(sqlite_server: Server) -> None:
+    """The lobby fits 390 px with tables listed and shows titles; a visitor who presses "Take
+    this seat" names themselves and lands in that very seat; a rename reaches the table."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    from tests.web.browser import PHONE, assert_fits_phone
+
+    host = await Player(sqlite_server.url, sqlite_server.ws_url).login("Gospodarz Długie Imię")
+    for game, seats in (("incan_gold", 4), ("dreadful_circus", 5), ("karmaka", 2)):
+        r = await host.http.post("/api/tables", json={"game": game, "seats": seats})
+        r.raise_for_status()
+    slug = r.json()["slug"]
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        phone = await open_as(
+            browser, sqlite_server.url, sqlite_server.url + "/", host, viewport=PHONE
+        )
+        await expect(phone.locator("#lobby-tables")).to_contain_text("Dreadful Circus")
+        await expect(phone.locator("#lobby-tables")).not_to_contain_text("incan_gold")
+        await expect(phone.get_by_role("link", name="Open").first).to_be_visible()
+        await phone.screenshot(path=SHOTS / "lobby_phone.png", full_page=True)
+        await assert_fits_phone(phone)
+
+        guest = await open_as(browser, sqlite_server.url, sqlite_server.url + f"/t/{slug}", None)
+        await guest.get_by_role("button", name="Take this seat").click()
+        await expect(guest).to_have_url(re.compile(r"/name\?next="))
+        await guest.fill("#name", "Basia")
+        await guest.click("button[type=submit]")
+        await expect(guest.locator(".seat.mine")).to_contain_text("Basia")
+        await expect(guest.locator(".seat-list li").nth(1)).to_contain_text("Basia")
+
+        # Renaming while seated: the table shows the new name to everyone at once.
+        await host.http.post("/api/guest", json={"name": "Gospodarz"})
+        await expect(guest.locator("#seats")).to_contain_text("Gospodarz")
+        await expect(guest.locator("#seats")).not_to_contain_text("Długie")
+        await browser.close()
+    await host.close()

@@ -54,7 +54,7 @@ def clean_name(raw: str) -> str:
 
 @router.post("/guest")
 async def guest(
-    body: GuestIn, request: Request, session: SessionDep, user: UserDep
+    body: GuestIn, request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
 ) -> dict[str, Any]:
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
     name = clean_name(body.name)
@@ -64,6 +64,7 @@ async def guest(
         await repo.rename_user(session, user.id, name)
     await session.commit()
     request.session["uid"] = user.id
+    hubs.renamed(user.id, name)
     return {"id": user.id, "name": name}
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -41,8 +42,10 @@ async def name_form(request: Request, user: UserDep, next: str = "/") -> Respons
 
 
 @router.post("/name", response_class=HTMLResponse)
-async def name_submit(request: Request, session: SessionDep, user: UserDep) -> Response:
-    """Store the name in the signed cookie and go on."""
+async def name_submit(
+    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
+    """Store the name in the signed cookie and go on; `sit=N` in the target takes that seat."""
     form = await request.form()
     target = _safe_next(str(form.get("next", "/")))
     try:
@@ -60,7 +63,27 @@ async def name_submit(request: Request, session: SessionDep, user: UserDep) -> R
         await repo.rename_user(session, user.id, name)
     await session.commit()
     request.session["uid"] = user.id
-    return RedirectResponse(target, status_code=303)
+    hubs.renamed(user.id, name)
+    return RedirectResponse(await _sit_from_target(hubs, user.id, name, target), status_code=303)
+
+
+async def _sit_from_target(hubs: HubsDep, user_id: int, name: str, target: str) -> str:
+    """A table target carrying `sit=N` (a seat asked for before choosing a name): take that
+    seat if it is still free, and return the target without it."""
+    url = urlsplit(target)
+    query = parse_qs(url.query)
+    match = re.fullmatch(r"/t/([\w-]+)", url.path)
+    sit = query.pop("sit", [""])[0]
+    clean = urlunsplit(("", "", url.path, urlencode(query, doseq=True), ""))
+    if match is None or not sit.isdigit():
+        return clean
+    try:
+        hub = await hub_for(hubs, match.group(1), user_id, query.get("code", [None])[0])
+        if hub.seat_of(user_id) is None:
+            await hub.join(user_id, name, int(sit))
+    except Refusal:
+        pass  # taken meanwhile or started: the table page shows what is free
+    return clean
 
 
 @router.get("/", response_class=HTMLResponse)
