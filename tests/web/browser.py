@@ -60,3 +60,25 @@ async def assert_fits_phone(page: Page) -> None:
     if width > PHONE["width"] + 2:
         wide = await page.evaluate(WIDE_ELEMENTS)
         pytest.fail(f"page scrolls sideways on a phone ({width}px): {wide}")
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+async def serious_a11y_violations(page: Page) -> list[str]:
+    """axe-core (npm, pinned in package.json) run on the page: its serious and critical
+    violations, each as "rule: first offending elements"."""
+    assert AXE.exists(), "axe-core is missing: run scripts/install.sh"
+    await page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = await page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ["violations"]});
+          return r.violations.map(v => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+        }"""
+    )
+    return [
+        f"{v['id']}: {', '.join(v['nodes'])}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
