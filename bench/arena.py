@@ -1,0 +1,154 @@
+"""Bots against bots, engine only (no server): win shares, scores and decision times.
+
+    python -m bench.arena --game karmaka --seats normal,random,random,random --games 200
+
+Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves). The
+order of the kinds rotates from game to game, so every kind plays from every position. Games
+run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
+kind, the win share (a shared win counts 1/k), its fair share, ties, mean score and place, and
+the decision time p50/p95 of every bot level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engines import get_engine
+from engines.bots import LEVELS, choose_action, random_action
+from engines.core import Rng
+
+MAX_STEPS = 20_000
+
+
+def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """One game: the result per seat and every bot decision's time (seconds) by level."""
+    engine = get_engine(game)
+    state = engine.setup(len(kinds), engine.parse_options(options), seed).state
+    rng = Rng.from_seed(seed ^ 0x5DEECE66D)
+    times: dict[str, list[float]] = defaultdict(list)
+    for _ in range(MAX_STEPS):
+        if engine.outcome(state) is not None:
+            break
+        acting = sorted(engine.to_act(state))
+        seat = acting[rng.randbelow(len(acting))]
+        kind = kinds[seat]
+        if kind == "random":
+            action = random_action(engine, state, seat, rng)
+        else:
+            start = time.perf_counter()
+            action = choose_action(engine, state, seat, level=kind, seed=rng.next_u64())
+            times[kind].append(time.perf_counter() - start)
+        state = engine.apply(state, seat, action).state
+    outcome = engine.outcome(state)
+    if outcome is None:
+        return {"kinds": kinds, "finished": False, "times": times}
+    return {
+        "kinds": kinds,
+        "finished": True,
+        "winners": sorted(outcome.winners),
+        "scores": {int(k): v for k, v in outcome.scores.items()},
+        "ranks": {int(k): v for k, v in outcome.ranks.items()},
+        "times": times,
+    }
+
+
+def _job(args: tuple[str, list[str], int, dict[str, Any]]) -> dict[str, Any]:
+    return play_one(*args)
+
+
+def run(
+    game: str, seats: list[str], games: int, seed: int, options: dict[str, Any], workers: int
+) -> dict[str, Any]:
+    """Play `games` games rotating `seats`; return the tallies per kind."""
+    n = len(seats)
+    jobs = [(game, seats[g % n :] + seats[: g % n], seed + g, options) for g in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_job, jobs))
+    else:
+        results = [_job(job) for job in jobs]
+    tally: dict[str, dict[str, float]] = {
+        kind: {"seats": 0, "wins": 0.0, "ties": 0, "score": 0.0, "place": 0.0} for kind in seats
+    }
+    times: dict[str, list[float]] = defaultdict(list)
+    unfinished = 0
+    for res in results:
+        for kind, ts in res["times"].items():
+            times[kind].extend(ts)
+        if not res["finished"]:
+            unfinished += 1
+            continue
+        winners = res["winners"]
+        for seat, kind in enumerate(res["kinds"]):
+            t = tally[kind]
+            t["seats"] += 1
+            t["score"] += res["scores"].get(seat, 0)
+            t["place"] += res["ranks"].get(seat, n)
+            if seat in winners:
+                t["wins"] += 1 / len(winners)
+                if len(winners) > 1:
+                    t["ties"] += 1
+    return {"tally": tally, "times": times, "games": games, "unfinished": unfinished}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of `values`."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
+    """The printed table."""
+    n = len(seats)
+    lines = [
+        f"{game}: {result['games']} games, seats {','.join(seats)}"
+        + (f", {result['unfinished']} unfinished" if result["unfinished"] else ""),
+        f"{'kind':8} {'seats':>6} {'win share':>10} {'fair':>6} {'ties':>5} "
+        f"{'mean score':>11} {'mean place':>11}",
+    ]
+    for kind, t in result["tally"].items():
+        played = t["seats"] or 1
+        share = t["wins"] / played
+        lines.append(
+            f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {1 / n:>6.1%} {t['ties']:>5.0f} "
+            f"{t['score'] / played:>11.2f} {t['place'] / played:>11.2f}"
+        )
+    for kind in LEVELS:
+        ts = result["times"].get(kind)
+        if ts:
+            lines.append(
+                f"decision time {kind}: p50 {percentile(ts, 0.5) * 1000:.0f} ms, "
+                f"p95 {percentile(ts, 0.95) * 1000:.0f} ms ({len(ts)} decisions)"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument(
+        "--seats", required=True, help="comma-separated: easy, normal, hard, random"
+    )
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--options", default="{}", help="the game's options as JSON")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    seats = args.seats.split(",")
+    for kind in seats:
+        if kind != "random" and kind not in LEVELS:
+            parser.error(f"unknown seat kind {kind!r}")
+    result = run(args.game, seats, args.games, args.seed, json.loads(args.options), args.workers)
+    print(report(args.game, seats, result))
+
+
+if __name__ == "__main__":
+    main()
