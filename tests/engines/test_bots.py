@@ -61,10 +61,9 @@ def test_bot_choice_ignores_what_its_seat_cannot_see(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_arena_runs_and_counts_every_game(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two quick games; every seat of every finished game is counted once."""
-    import bench.arena as arena
-
-    real = arena.choose_action
-    monkeypatch.setattr(arena, "choose_action", lambda *a, **k: real(*a, **{**k, "scale": SCALE}))
+    monkeypatch.setattr(
+        "bench.arena.choose_action", lambda *a, **k: choose_action(*a, **{**k, "scale": SCALE})
+    )
     engine = REGISTRY[game_id]
     seats = ["easy"] + ["random"] * (max(engine.spec.min_players, 2) - 1)
     result = run(game_id, seats, 2, 3, {}, workers=1)
