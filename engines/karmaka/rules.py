@@ -415,6 +415,8 @@ class Karmaka(Engine[State, Any, Options]):
             "to_act": sorted(self.to_act(state)),
             "round": (state.turns_started - 1) // state.num_players + 1,
             "well_count": len(state.well),
+            # The end shows every card (spec decision), the Well too, top of the pile first.
+            "well": cards_json(list(reversed(state.well))) if over else None,
             "ruins": cards_json(state.ruins),
             "ruins_top": card_json(state.ruins[-1]) if state.ruins else None,
             "in_play": chain_view(state),
@@ -633,6 +635,8 @@ def visible_cards(state: State, seat: Seat | None) -> set[int]:
         seen.update(player.deeds)
         if over:  # the end of the game shows every Hand, Deck and Future Life
             seen.update(player.hand, player.deck, player.future)
+    if over:  # ... and the Well
+        seen.update(state.well)
     if state.chain is not None:
         seen.add(state.chain.card)
         seen.update(state.chain.used_sources)

@@ -173,6 +173,20 @@ def test_game_end_reveals_every_card() -> None:
     no_leak(s)
 
 
+def test_game_end_reveals_the_well_too_top_first() -> None:
+    """Decision (spec): every card is revealed at the end, the Well included; before the end
+    the Well is a count only, for seats and spectators alike."""
+    s = table(deeds={0: [cid("thievery"), cid("swindle"), cid("embody")]}, rungs={0: 3})
+    assert s.well, "the position has cards left in the Well"
+    for seat in (0, 1, None):
+        assert ENGINE.view(s, seat)["well"] is None
+    reincarnate(s, 0, 0, [])
+    for seat in (0, 1, None):
+        shown = ENGINE.view(s, seat)["well"]
+        assert ids(shown) == list(reversed(s.well)), "the top of the pile (drawn next) first"
+    no_leak(s)
+
+
 def test_draw_events_have_a_private_and_a_public_half() -> None:
     """'You draw Voyage' for the drawer, 'draws from their Deck' for the others."""
     s = table(hands={0: [X], 1: [Y]}, decks={1: [cid("voyage")]})
