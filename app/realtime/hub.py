@@ -283,13 +283,7 @@ class RoomHub:
                 raise Refusal("already_started", "This table has already started.")
             if self.seat_of(user_id) is not None:
                 raise Refusal("already_seated", "You already have a seat at this table.")
-            free = [s for s in range(self.num_seats) if s not in self.seats]
-            if not free:
-                raise Refusal("table_full", "This table is full.")
-            if seat is None:
-                seat = free[0]
-            elif seat not in free:
-                raise Refusal("seat_taken", "That seat is taken or does not exist.")
+            seat = self._free_seat(seat)
             async with self.sessions.begin() as session:
                 await repo.add_seat(session, self.room_id, seat, user_id)
             self.seats[seat] = repo.SeatInfo(seat, user_id, name)
@@ -400,13 +394,7 @@ class RoomHub:
             self._require_host(user_id, "Only the host can add bots.")
             if self.status != "open":
                 raise Refusal("already_started", "The game has already started.")
-            free = [s for s in range(self.num_seats) if s not in self.seats]
-            if not free:
-                raise Refusal("table_full", "This table is full.")
-            if seat is None:
-                seat = free[0]
-            elif seat not in free:
-                raise Refusal("seat_taken", "That seat is taken or does not exist.")
+            seat = self._free_seat(seat)
             async with self.sessions.begin() as session:
                 await repo.add_bot(session, self.room_id, seat, level)
             self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
@@ -521,6 +509,17 @@ class RoomHub:
             room = await repo.get_room(session, self.rematch_slug)
         assert room is not None
         return room.slug, room.invite_code
+
+    def _free_seat(self, seat: Seat | None) -> Seat:
+        """The named seat if it is free, else the first free one; refused when none is."""
+        free = [s for s in range(self.num_seats) if s not in self.seats]
+        if not free:
+            raise Refusal("table_full", "This table is full.")
+        if seat is None:
+            return free[0]
+        if seat not in free:
+            raise Refusal("seat_taken", "That seat is taken or does not exist.")
+        return seat
 
     def _require_host(self, user_id: int, message: str) -> None:
         if user_id != self.host_id:
