@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         ticker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await ticker
-        hubs.shutdown()
+        await hubs.shutdown()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

@@ -159,6 +159,7 @@ class RoomHub:
         self.offline_since: dict[Seat, float] = {}
         self._bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._stopping = False
         self.game: GameLive | None = None
         self.room_rev = 0
         self.connections: set[Connection] = set()
@@ -672,7 +673,7 @@ class RoomHub:
     def kick_bots(self) -> None:
         """Start a thinking task for every seat a bot plays that must act and has none."""
         game = self.game
-        if game is None or game.over:
+        if game is None or game.over or self._stopping:
             return
         for seat in sorted(game.engine.to_act(game.state)):
             if self.bot_plays(seat) and seat not in self._bot_tasks:
@@ -750,10 +751,14 @@ class RoomHub:
         while self._bot_tasks:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
 
-    def stop_bots(self) -> None:
-        """Cancel every thinking task (shutdown)."""
-        for task in self._bot_tasks.values():
+    async def stop_bots(self) -> None:
+        """Cancel every thinking and background task and wait until they are gone (shutdown)."""
+        self._stopping = True
+        tasks = [*self._bot_tasks.values(), *self._background]
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._bot_tasks.clear()
 
     async def chat(self, user_id: int | None, text: str, limits: ChatLimits) -> dict[str, Any]:
         """Store a chat line from a named person (player or spectator) and send it to all.
@@ -935,10 +940,10 @@ class Hubs:
         for hub in self.live():
             await hub.settle()
 
-    def shutdown(self) -> None:
-        """Cancel every bot task."""
+    async def shutdown(self) -> None:
+        """Stop every bot and background task of every live hub."""
         for hub in self.live():
-            hub.stop_bots()
+            await hub.stop_bots()
 
     def renamed(self, user_id: int, name: str) -> None:
         """A person changed their name: every live table they sit at shows the new one."""
