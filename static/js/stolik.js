@@ -153,6 +153,15 @@
       }
     }
     if (!mine) stopFlash();
+    // Screen readers hear whose turn it is whenever that changes.
+    const announcer = document.getElementById("turn-announcer");
+    if (announcer) {
+      const names = Array.prototype.map.call(
+        document.querySelectorAll("#seats .seat.to-act:not(.mine) .seat-name"),
+        function (el) { return el.textContent.trim(); });
+      const text = mine ? "Your turn." : names.length ? "Waiting for " + names.join(", ") + "." : "";
+      if (announcer.textContent !== text) announcer.textContent = text;
+    }
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) stopFlash(); });
   window.addEventListener("focus", stopFlash);

@@ -162,6 +162,7 @@ async def test_full_game_by_clicking(
                     if tag == "build2" and i == 0:
                         # One of two dice is not enough: the picker says so before paying.
                         await expect(verdict).to_contain_text("✗")
+                        await expect(pay_form.locator("button[data-gg-paybtn]")).to_be_disabled()
                 jokers = pay_form.locator(".gg-joker")
                 for i, value in enumerate(action.jokers):
                     await jokers.nth(i).locator("input[data-gg-joker]").check()

@@ -121,3 +121,52 @@ async def test_lobby_on_a_phone_and_a_seat_taken_before_the_name(sqlite_server: 
         await expect(guest.locator("#seats")).not_to_contain_text("Długie")
         await browser.close()
     await host.close()
+
+
+async def test_incan_gold_played_to_the_end_with_the_keyboard_only(sqlite_server: Server) -> None:
+    """Tab to a choice, Enter to send it, until the game is over; whose turn it is reaches
+    the live region."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    me = await Player(sqlite_server.url, sqlite_server.ws_url).login("Ola")
+    r = await me.http.post("/api/tables", json={"game": "incan_gold", "seats": 3})
+    slug = r.json()["slug"]
+    await seat_bots(me, slug, [1, 2])
+    assert (await me.http.post(f"/api/tables/{slug}/start")).status_code == 200
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        page = await open_as(browser, sqlite_server.url, sqlite_server.url + f"/t/{slug}", me)
+        await expect(page.locator("#conn-status")).to_have_text("live")
+        await expect(page.locator("#turn-announcer")).to_have_text("Your turn.")
+        decisions = 0
+        for _ in range(200):
+            if await page.get_by_role("button", name="Play again").count():
+                break
+            torch = page.locator("#me button.torch")
+            if not (await torch.count() and await torch.is_enabled()):
+                await page.wait_for_timeout(100)
+                continue
+            want = "torch" if decisions % 3 < 2 else "camp"
+            version = await page.locator("#board").get_attribute("data-version")
+            for _ in range(80):
+                focused = await page.evaluate(
+                    "document.activeElement && document.activeElement.className || ''"
+                )
+                if f"choice {want}" in focused:
+                    break
+                await page.keyboard.press("Tab")
+            else:
+                continue  # the table moved on while tabbing (a round ended): look again
+            await page.keyboard.press("Enter")
+            try:
+                await expect(page.locator("#board")).not_to_have_attribute(
+                    "data-version", version or "", timeout=3000
+                )
+            except AssertionError:
+                continue
+            decisions += 1
+        await expect(page.get_by_role("button", name="Play again")).to_be_visible()
+        assert decisions >= 5
+        await browser.close()
+    await me.close()

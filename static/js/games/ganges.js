@@ -77,7 +77,8 @@
     out.textContent = v.text;
     out.classList.toggle("gg-ok", v.ok);
     out.classList.toggle("gg-bad", !v.ok && (dice.length + jokers.length > 0));
-    form.querySelector("[data-gg-paybtn]").disabled = dice.length + jokers.length === 0;
+    // A payment the picker already marks ✗ cannot be sent (the server would refuse it).
+    form.querySelector("[data-gg-paybtn]").disabled = !v.ok;
   }
 
   function choose(t) {
