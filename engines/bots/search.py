@@ -38,7 +38,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "easy": Budget(determinizations=3, steps=600, playout_cap=60),
+    "easy": Budget(determinizations=3, steps=400, playout_cap=60),
     "normal": Budget(determinizations=6, steps=3_000, playout_cap=100),
     "hard": Budget(determinizations=12, steps=12_000, playout_cap=160),
 }
