@@ -13,7 +13,6 @@ import logging
 from typing import Any
 
 from engines.bots import LEVELS, choose_action
-
 from engines.core import Engine, Rng, Seat
 
 __all__ = ["LEVELS", "decide", "decision_seed"]
