@@ -76,8 +76,7 @@ async def test_person_and_two_bots_play_to_the_end_and_again(sqlite_server: Serv
         for _ in range(400):
             if await page.get_by_role("button", name="Play again").count():
                 break
-            torch = page.locator("#me button.torch")
-            if await torch.count() and await torch.is_enabled():
+            if await page.locator("#me button.torch:enabled").count():
                 version = await page.locator("#board").get_attribute("data-version")
                 choice = "torch" if deeper < 2 else "camp"
                 deeper = 0 if choice == "camp" else deeper + 1

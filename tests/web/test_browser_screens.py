@@ -143,8 +143,7 @@ async def test_incan_gold_played_to_the_end_with_the_keyboard_only(sqlite_server
         for _ in range(200):
             if await page.get_by_role("button", name="Play again").count():
                 break
-            torch = page.locator("#me button.torch")
-            if not (await torch.count() and await torch.is_enabled()):
+            if not await page.locator("#me button.torch:enabled").count():
                 await page.wait_for_timeout(100)
                 continue
             want = "torch" if decisions % 3 < 2 else "camp"
