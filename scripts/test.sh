@@ -16,5 +16,5 @@ if [ "$#" -gt 0 ]; then
 fi
 .venv/bin/pytest -q --cov --cov-report=
 echo "coverage (floors: engines 95 %, app 85 %):"
-.venv/bin/coverage report --include='engines/*' --fail-under=95 | tail -1 | sed 's/^TOTAL/engines/'
-.venv/bin/coverage report --include='app/*' --fail-under=85 | tail -1 | sed 's/^TOTAL/app    /'
+.venv/bin/coverage report --include='engines/*' --fail-under=95 | grep '^TOTAL' | sed 's/^TOTAL  /engines/'
+.venv/bin/coverage report --include='app/*' --fail-under=85 | grep '^TOTAL' | sed 's/^TOTAL  /app    /'
