@@ -7,7 +7,7 @@ eight counts in the order of `cards.ITEMS`: copper, silver, gold, then the five 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -313,42 +313,3 @@ Action = Annotated[
     | ChooseCopy,
     Field(discriminator="type"),
 ]
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def _copy_value(value: Any) -> Any:
-    # The state's containers nest at most two levels: lists of scalars, lists of lists of
-    # scalars, lists of str→str dicts, lists of small models.
-    if type(value) is list:
-        if not value:
-            return []
-        first = value[0]
-        if type(first) is list:
-            return [list(v) for v in value]
-        if type(first) is dict:
-            return [dict(v) for v in value]
-        if isinstance(first, BaseModel):
-            return [fast_copy(v) for v in value]
-        return list(value)
-    if type(value) is dict:
-        return dict(value)
-    if isinstance(value, BaseModel):
-        return fast_copy(value)
-    return value
-
-
-def fast_copy(model: M) -> M:
-    """A deep copy of a state model, much faster than `model_copy(deep=True)`.
-
-    The states hold only lists, dicts, small models and immutable scalars, so copying the
-    containers is enough; this keeps `apply` and `determinize` cheap for bots and the tests.
-    """
-    data = {name: _copy_value(value) for name, value in model.__dict__.items()}
-    new = type(model).__new__(type(model))
-    object.__setattr__(new, "__dict__", data)
-    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new

@@ -28,6 +28,7 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    copy_state,
     rank_by,
     who,
 )
@@ -76,7 +77,6 @@ from engines.dreadful_circus.model import (
     Swap,
     Take,
     TakeExtra,
-    fast_copy,
 )
 from engines.dreadful_circus.scoring import (
     COPIERS,
@@ -1042,7 +1042,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
                                     "until the last wagon is placed.")  # fmt: skip
         else:
             self.check_turn(state, seat)
-        new = fast_copy(state)
+        new = copy_state(state)
         events: list[Event] = []
         handler = _HANDLERS.get(type(action))
         if handler is None:
@@ -1215,7 +1215,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
         """Re-deal everything `seat` cannot see: others' cards, the set-aside deck, others'
         screens and unseen wagons, the bag, and the RNG itself."""
-        new = fast_copy(state)
+        new = copy_state(state)
         new.rng = Rng.from_seed(rng.next_u64())
         redeal_hidden_cards(new, seat, rng)
         if not new.revealed:

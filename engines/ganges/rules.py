@@ -22,6 +22,7 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    copy_state,
     rank_by,
     who,
 )
@@ -61,7 +62,7 @@ from engines.ganges.payment import (
     check_exact_payment,
     exact_payments,
 )
-from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard, clone
+from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
 from engines.ganges.view import build_view, redeal
 
 MAIN_KINDS: dict[str, str] = {
@@ -278,7 +279,7 @@ class Ganges(Engine[State, Any, Options]):
         self.check_turn(state, seat)
         prompt = state.prompt
         assert prompt is not None
-        new = clone(state)
+        new = copy_state(state)
         events: flow.Events = []
         p = new.players[seat]
 

@@ -160,34 +160,3 @@ class State(BaseModel):
     last_ship: str | None = None
     """The ship card that most recently entered any ship row (palace 5)."""
     over: bool = False
-
-
-def clone(state: State) -> State:
-    """A copy deep enough for `apply` and `determinize` to mutate (much faster than deepcopy).
-
-    Tasks, prompts and their parts are never mutated once made, so they are shared.
-    """
-    players = [
-        p.model_copy(
-            update={
-                "hand": list(p.hand),
-                "buildings": list(p.buildings),
-                "ships": list(p.ships),
-                "goods": list(p.goods),
-                "track": list(p.track),
-            }
-        )
-        for p in state.players
-    ]
-    return state.model_copy(
-        update={
-            "rng": state.rng.model_copy(),
-            "values": dict(state.values),
-            "deck": list(state.deck),
-            "table": list(state.table),
-            "discard": list(state.discard),
-            "carried": list(state.carried),
-            "players": players,
-            "tasks": list(state.tasks),
-        }
-    )

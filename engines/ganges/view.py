@@ -9,11 +9,11 @@ bonuses (base game).
 
 from __future__ import annotations
 
-from engines.core import JSON, Rng
+from engines.core import JSON, Rng, copy_state
 from engines.ganges.cards import CARDS, CATALOGUE, DIE_COLOURS, DIE_VALUES, TABLE_COLUMNS
 from engines.ganges.flow import active_seat, flipped_count, hand_dice, has_finished, table_cards
 from engines.ganges.payment import payments_for
-from engines.ganges.state import Prompt, State, TrackCard, clone
+from engines.ganges.state import Prompt, State, TrackCard
 
 BY_COLOUR: dict[str, list[str]] = {
     colour: [c.id for c in CATALOGUE if c.die_colour == colour] for colour in DIE_COLOURS
@@ -158,7 +158,7 @@ def redeal(state: State, seat: int | None, rng: Rng) -> State:
     Depends only on what `seat` sees and on `rng`: every secret pool is sorted before it is
     shuffled, and the state's own RNG (the future reshuffles) is replaced by one from `rng`.
     """
-    new = clone(state)
+    new = copy_state(state)
     new.rng = Rng.from_seed(rng.next_u64())
     known = set(new.discard)
     if seat is not None:

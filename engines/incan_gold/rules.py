@@ -20,6 +20,7 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    copy_state,
     rank_by,
     who,
 )
@@ -218,7 +219,7 @@ class IncanGold(Engine[State, Any, Options]):
         self.check_turn(state, seat)
         if not isinstance(action, Torch | Camp):
             raise IllegalAction("Choose torch or camp.")
-        new = state.model_copy(deep=True)
+        new = copy_state(state)
         new.players[seat].choice = action.type
         events = [
             Event.private(seat, f"You chose {action.type}."),
@@ -300,7 +301,7 @@ class IncanGold(Engine[State, Any, Options]):
         they are shuffled (their contents follow from the public cards), and the state's own RNG
         (the future shuffles) is replaced by one drawn from `rng`.
         """
-        new = state.model_copy(deep=True)
+        new = copy_state(state)
         new.rng = Rng.from_seed(rng.next_u64())
         new.deck = rng.shuffled(sorted(new.deck))
         new.future_artifacts = rng.shuffled(sorted(new.future_artifacts))

@@ -23,6 +23,7 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    copy_state,
     rank_by,
     who,
 )
@@ -66,7 +67,6 @@ from engines.karmaka.model import (
     State,
     Target,
     Way,
-    clone,
 )
 from engines.karmaka.table import (
     card_json,
@@ -378,7 +378,7 @@ class Karmaka(Engine[State, Any, Options]):
         self.check_turn(state, seat)
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(explain_illegal(state, seat, action))
-        new = clone(state)
+        new = copy_state(state)
         events: list[Event] = []
         if isinstance(action, Pass):
             events.append(Event.public(f"{who(seat)} passes."))
@@ -468,7 +468,7 @@ class Karmaka(Engine[State, Any, Options]):
         drawn from `rng`; a face-down Swindle/Spite row is re-shuffled; the state's own RNG (the
         future shuffles) is replaced.
         """
-        new = clone(state)
+        new = copy_state(state)
         seen = visible_cards(state, seat)
         hidden = [c for c in range(NUM_CARDS) if c not in seen]
         places = [c for c in card_places(new) if c not in seen]

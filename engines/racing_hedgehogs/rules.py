@@ -27,6 +27,7 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    copy_state,
     rank_by,
 )
 from engines.racing_hedgehogs.data import (
@@ -321,23 +322,6 @@ def is_game_over(state: State) -> bool:
 # ---- the flow of a game (mutating helpers, always called on a fresh copy) ----------------------
 
 
-def fresh_copy(state: State) -> State:
-    """A copy safe to mutate: containers are new, the frozen cards and results are shared.
-
-    Much cheaper than a deep copy, which bots and the invariant checks do thousands of times.
-    """
-    return state.model_copy(
-        update={
-            "rng": state.rng.model_copy(),
-            "positions": dict(state.positions),
-            "hands": [list(hand) for hand in state.hands],
-            "removed": list(state.removed),
-            "plays": list(state.plays),
-            "results": list(state.results),
-        }
-    )
-
-
 def deal_round(state: State, events: list[Event]) -> None:
     """Hedgehogs to the start, set cards aside unseen, deal the rest evenly; the starter leads."""
     n = state.num_players
@@ -496,7 +480,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         hedgehog = moved_hedgehog(card, action.hedgehog)
         assert hedgehog is not None  # checked just above
 
-        new = fresh_copy(state)
+        new = copy_state(state)
         new.hands[seat].remove(card)
         start = new.positions[hedgehog]
         end = advance(start, card.pluses)
@@ -564,7 +548,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
 
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
         """Re-deal others' hands and the set-aside cards; reseed the future shuffles."""
-        new = fresh_copy(state)
+        new = copy_state(state)
         hidden = [s for s in range(new.num_players) if s != seat]
         # Sorted first: the result must not depend on who really holds which card.
         pool = sort_cards([c for s in hidden for c in new.hands[s]] + new.removed)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from engines.core import (
     VIEW_HEADER,
@@ -20,6 +21,7 @@ from engines.core import (
     NotYourTurn,
     Rng,
     Seat,
+    copy_state,
 )
 from engines.playthrough import canonical as canonical
 
@@ -84,6 +86,7 @@ def check_state_invariants(engine: AnyEngine, state: Any, num_players: int, rng:
     over = engine.outcome(state) is not None
     acting = engine.to_act(state)
     check_header(engine, state, num_players)
+    check_copy_is_independent(state)
     # A seat that is not to act is refused with NotYourTurn (or GameOver), nothing changes.
     for seat in range(num_players):
         if seat in acting:
@@ -186,6 +189,34 @@ def replay(
         parsed = engine.parse_action(json.loads(json.dumps(engine.dump_action(action))))
         state = engine.apply(state, seat, parsed).state
     return state
+
+
+def _mutable_parts(value: Any, found: dict[int, str], path: str) -> None:
+    if isinstance(value, list):
+        found[id(value)] = path
+        for i, item in enumerate(value):
+            _mutable_parts(item, found, f"{path}[{i}]")
+    elif isinstance(value, dict):
+        found[id(value)] = path
+        for key, item in value.items():
+            _mutable_parts(item, found, f"{path}.{key}")
+    elif isinstance(value, BaseModel) and not value.model_config.get("frozen"):
+        found[id(value)] = path
+        for name, item in value.__dict__.items():
+            _mutable_parts(item, found, f"{path}.{name}")
+
+
+def check_copy_is_independent(state: Any) -> None:
+    """`copy_state` gives an equal state that shares no list, dict or mutable model with the
+    original, so `apply` and `determinize` may mutate their copy freely."""
+    copy = copy_state(state)
+    assert copy == state
+    original: dict[int, str] = {}
+    copied: dict[int, str] = {}
+    _mutable_parts(state, original, "state")
+    _mutable_parts(copy, copied, "state")
+    shared = sorted(original[i] for i in set(original) & set(copied))
+    assert not shared, f"copy_state shares mutable parts: {shared[:5]}"
 
 
 def check_header(engine: AnyEngine, state: Any, num_players: int) -> None:

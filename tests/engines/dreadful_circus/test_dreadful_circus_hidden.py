@@ -3,10 +3,10 @@ determinization, state copies and the setup redeal (shared/rules/dreadful-circus
 
 from __future__ import annotations
 
-from engines.core import Event, Rng
+from engines.core import Event, Rng, copy_state
 from engines.dreadful_circus import ENGINE
 from engines.dreadful_circus.cards import is_attraction
-from engines.dreadful_circus.model import Options, State, fast_copy
+from engines.dreadful_circus.model import Options, State
 from engines.dreadful_circus.rules import end_round, redeal_without_attraction
 from tests.engines.dreadful_circus.helpers import FILLER, act, goods, perform, table
 from tests.engines.invariants import canonical, check_state_invariants
@@ -75,7 +75,7 @@ def test_determinize_redeals_others_but_keeps_picks_consistent() -> None:
 def test_fast_copy_is_an_independent_deep_copy() -> None:
     s, _ = perform(table(bag=[3, 3, 3, 3, 3]), 1, "tightrope_walker")
     s.scoring_choices[0]["crystal_balls#0"] = "popcorn"
-    c = fast_copy(s)
+    c = copy_state(s)
     assert c == s and canonical(ENGINE.dump(c)) == canonical(ENGINE.dump(s))
     assert c == s.model_copy(deep=True)
     c.hands[0].append("x")
