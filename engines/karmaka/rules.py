@@ -380,22 +380,23 @@ class Karmaka(Engine[State, Any, Options]):
             raise IllegalAction(explain_illegal(state, seat, action))
         new = copy_state(state)
         events: list[Event] = []
-        if isinstance(action, Pass):
-            events.append(Event.public(f"{who(seat)} passes."))
-            end_turn(new, events)
-        elif isinstance(action, Play):
-            play_card(new, seat, action.card, action.way, events)
-        elif isinstance(action, EndTurn):
-            events.append(Event.public(f"{who(seat)} makes no extra play."))
-            end_turn(new, events)
-        elif isinstance(action, Accept | Refuse):
-            answer_offer(new, isinstance(action, Accept), events)
-        elif isinstance(action, SpendRings):
-            reincarnate(new, seat, action.rings, events)
-            if not is_over(new):
+        match action:
+            case Pass():
+                events.append(Event.public(f"{who(seat)} passes."))
                 end_turn(new, events)
-        else:
-            answer_prompt(new, action, events)
+            case Play():
+                play_card(new, seat, action.card, action.way, events)
+            case EndTurn():
+                events.append(Event.public(f"{who(seat)} makes no extra play."))
+                end_turn(new, events)
+            case Accept() | Refuse():
+                answer_offer(new, isinstance(action, Accept), events)
+            case SpendRings():
+                reincarnate(new, seat, action.rings, events)
+                if not is_over(new):
+                    end_turn(new, events)
+            case _:
+                answer_prompt(new, action, events)
         return Step(new, events)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
@@ -481,19 +482,21 @@ class Karmaka(Engine[State, Any, Options]):
 
     def action_text(self, action: Any) -> str:
         """`pass`, `play peek#4 ability`, `target p1`, `choose voyage#40`, `pick 2`, `spend 1`…"""
-        if isinstance(action, Play):
-            return f"play {card_label(action.card)} {action.way}"
-        if isinstance(action, Choose):
-            return f"choose {card_label(action.card)}"
-        if isinstance(action, Target):
-            return f"target p{action.seat}"
-        if isinstance(action, Pick):
-            return f"pick {action.position}"
-        if isinstance(action, SpendRings):
-            return f"spend {action.rings}"
-        if isinstance(action, EndTurn):
-            return "end"
-        return str(action.type)
+        match action:
+            case Play():
+                return f"play {card_label(action.card)} {action.way}"
+            case Choose():
+                return f"choose {card_label(action.card)}"
+            case Target():
+                return f"target p{action.seat}"
+            case Pick():
+                return f"pick {action.position}"
+            case SpendRings():
+                return f"spend {action.rings}"
+            case EndTurn():
+                return "end"
+            case _:
+                return str(action.type)
 
 
 # ---- refusals -----------------------------------------------------------------------------------
@@ -503,24 +506,25 @@ def explain_illegal(state: State, seat: Seat, action: Any) -> str:
     """Which rule refuses the action, in words a player understands."""
     phase = state.phase
     player = state.players[seat]
-    if isinstance(action, Pass):
-        if phase == "play":
-            return "You may pass only while your Deck still holds a card."
-        return "You cannot pass now."
-    if isinstance(action, Play):
-        if phase not in ("play", "extra"):
-            return "You cannot play a card now: answer the pending decision first."
-        if action.card not in player.hand:
-            return "That card is not in your Hand."
-        return "Playing onto your partner's Future Life exists only in teams_2v2."
-    if isinstance(action, EndTurn):
-        return "You can end your turn only instead of an extra play."
-    if isinstance(action, Accept | Refuse):
-        return "No card is being offered to you."
-    if isinstance(action, SpendRings):
-        if phase != "reincarnate":
-            return "Rings are spent only when you reincarnate."
-        return f"You may spend 0 to {player.rings} rings."
+    match action:
+        case Pass():
+            if phase == "play":
+                return "You may pass only while your Deck still holds a card."
+            return "You cannot pass now."
+        case Play():
+            if phase not in ("play", "extra"):
+                return "You cannot play a card now: answer the pending decision first."
+            if action.card not in player.hand:
+                return "That card is not in your Hand."
+            return "Playing onto your partner's Future Life exists only in teams_2v2."
+        case EndTurn():
+            return "You can end your turn only instead of an extra play."
+        case Accept() | Refuse():
+            return "No card is being offered to you."
+        case SpendRings():
+            if phase != "reincarnate":
+                return "Rings are spent only when you reincarnate."
+            return f"You may spend 0 to {player.rings} rings."
     if phase == "ability" and state.prompt is not None:
         return f"Not a possible answer. {prompt_text(state.prompt)}"
     return "That action does not fit the moment: play a card, pass or end your turn."
