@@ -90,6 +90,9 @@ class RoundSummary(BaseModel):
     round: int
     ended_by: Literal["flight", "all_left", "deck_empty"]
     hazard: str = ""
+    scores: list[int] = Field(default_factory=list)
+    """Every explorer's score (tent plus artifacts) when the round ended: secret until the end,
+    when the score chart shows it."""
 
 
 class State(BaseModel):
@@ -279,7 +282,8 @@ class IncanGold(Engine[State, Any, Options]):
             ),
             "gems_on_path": sum(pc.remainder for pc in state.path),
             "players": players,
-            "rounds_played": [r.model_dump() for r in state.rounds],
+            "rounds_played": [r.model_dump(exclude={"scores"}) for r in state.rounds],
+            "score_history": [r.scores for r in state.rounds] if state.over else None,
             "outcome": outcome.to_json() if outcome else None,
         }
 
@@ -486,6 +490,7 @@ def return_everyone(state: State, events: list[Event], ended_by: Literal["deck_e
 
 def end_round(state: State, events: list[Event], summary: RoundSummary) -> None:
     """Drop revealed artifacts, keep unrevealed ones, pass the lead, start the next round."""
+    summary.scores = [score(p) for p in state.players]
     state.rounds.append(summary)
     on_path = [pc.card for pc in state.path if card(pc.card).kind == "artifact"]
     state.removed_artifacts += on_path

@@ -140,6 +140,8 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
         if state.turns_started >= SAFETY_ROUNDS * state.num_players:
             end_game(state, [], f"{SAFETY_ROUNDS} full rounds passed without a winner", events)
             return
+        if state.turns_started % state.num_players == 0:
+            state.rung_history.append([p.rung for p in state.players])
         state.turns_started += 1
         state.turn = seat
         state.phase = "play"
@@ -415,6 +417,9 @@ class Karmaka(Engine[State, Any, Options]):
             "turn": state.turn,
             "to_act": sorted(self.to_act(state)),
             "round": (state.turns_started - 1) // state.num_players + 1,
+            "score_history": (
+                [*state.rung_history, [p.rung for p in state.players]] if over else None
+            ),
             "well_count": len(state.well),
             # The end shows every card (spec decision), the Well too, top of the pile first.
             "well": cards_json(list(reversed(state.well))) if over else None,

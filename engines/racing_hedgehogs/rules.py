@@ -319,6 +319,14 @@ def is_game_over(state: State) -> bool:
     return len(state.results) >= rounds_in_game(state.num_players)
 
 
+def cumulative(rounds: list[list[int]]) -> list[list[int]]:
+    """Running totals per seat after each round, for the score chart."""
+    out: list[list[int]] = []
+    for row in rounds:
+        out.append([a + b for a, b in zip(out[-1], row, strict=True)] if out else list(row))
+    return out
+
+
 # ---- the flow of a game (mutating helpers, always called on a fresh copy) ----------------------
 
 
@@ -538,6 +546,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
                 "rounds": [[p.points for p in r.players] for r in state.results],
                 "totals": totals(state),
             },
+            "score_history": cumulative([[p.points for p in r.players] for r in state.results]),
             "last_round": result_view(state.results[-1]) if state.results else None,
             "standings": standings_view(state, outcome) if outcome else None,
         }

@@ -93,6 +93,71 @@
   setInterval(tickClocks, 500);
   document.addEventListener("htmx:oobAfterSwap", tickClocks);
 
+  // Last move: when a new table state replaces the board (or your own area), the parts it
+  // changed glow for a few seconds. Parts are matched by their place in the page (tag and
+  // index under the board) and compared by content; the smallest changed parts are marked.
+  // A state that changes most of the board at once (a new round) marks nothing.
+  const MARKABLE = "li, td, [data-mark], [class*='card']";
+  const MAX_MARKS = 16;
+  const snapshots = {};
+  function partKey(el, root) {
+    const parts = [];
+    for (let node = el; node && node !== root; node = node.parentElement) {
+      let i = 0;
+      for (let sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) {
+        if (sib.tagName === node.tagName) i++;
+      }
+      parts.push(node.tagName + i);
+    }
+    return parts.reverse().join("/");
+  }
+  function contentOf(el) { return el.innerHTML.replace(/ ?just-changed/g, ""); }
+  function snapshot(root) {
+    const map = new Map();
+    root.querySelectorAll(MARKABLE).forEach(function (el) { map.set(partKey(el, root), contentOf(el)); });
+    return { version: root.dataset.version || null, parts: map };
+  }
+  const GLOW_MS = 4000;
+  const glowing = { board: new Map(), me: new Map() };  // part key -> when it changed
+  function markChanges(root, before, marks) {
+    const now = Date.now();
+    // Nothing to compare with (the page's first fill) or the same state again (a re-sync).
+    const fresh = before && before.parts.size &&
+      !(root.dataset.version && root.dataset.version === before.version);
+    if (fresh) {
+      const changed = [];
+      root.querySelectorAll(MARKABLE).forEach(function (el) {
+        if (before.parts.get(partKey(el, root)) !== contentOf(el)) changed.push(el);
+      });
+      const smallest = changed.filter(function (el) {
+        return !changed.some(function (other) { return other !== el && el.contains(other); });
+      });
+      if (smallest.length > MAX_MARKS) marks.clear();
+      else smallest.forEach(function (el) { marks.set(partKey(el, root), now); });
+    }
+    // Parts changed by a recent state keep glowing through the next ones (bots are quick).
+    root.querySelectorAll(MARKABLE).forEach(function (el) {
+      const since = marks.get(partKey(el, root));
+      if (since === undefined) return;
+      if (now - since >= GLOW_MS) { marks.delete(partKey(el, root)); return; }
+      el.style.animationDelay = (since - now) + "ms";
+      el.classList.add("just-changed");
+      setTimeout(function () { el.classList.remove("just-changed"); }, GLOW_MS - (now - since));
+    });
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    const target = evt.detail.target;
+    if (target && (target.id === "board" || target.id === "me")) snapshots[target.id] = snapshot(target);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    const target = evt.detail.target;
+    if (!target || !(target.id === "board" || target.id === "me")) return;
+    const root = document.getElementById(target.id);
+    const before = snapshots[target.id];
+    if (root) markChanges(root, before, glowing[target.id]);
+    delete snapshots[target.id];
+  });
+
   // Your turn, noticed from another tab: the title flashes ("● Your turn — Karmaka") until
   // the page is looked at; optionally a short tone made with Web Audio and a browser
   // notification. The choices are kept in this browser (localStorage).

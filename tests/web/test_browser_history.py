@@ -1,0 +1,100 @@
+"""Real browser: the game as it happened — a score chart on the end screens of the games that
+score over time, and the last move glowing on the board (issue 14, item 8).
+
+Screenshots (artifacts/screenshots/chart_*.png, last_move_*.png) — look at them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Server
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+    open_as,
+)
+from tests.web.tables import PLAYERS, bot_table, play_until_over
+
+pytestmark = pytest.mark.browser
+
+CHARTED = ["incan_gold", "racing_hedgehogs", "karmaka"]
+
+
+@pytest.mark.parametrize("game", CHARTED)
+async def test_end_screen_draws_a_score_chart(sqlite_server: Server, game: str) -> None:
+    """A finished game's table page charts every seat's score round by round: one line and
+    one named legend entry per seat, the legend's last values equal to the view's history."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    people, table = await bot_table(sqlite_server, game)
+    me = people[0]
+    await me.connect(table["slug"])
+    await play_until_over(sqlite_server, table["slug"], me, 0, seed=3)
+    history = me.view["score_history"]
+    n = PLAYERS[game]
+    assert history and all(len(row) == n for row in history)
+    url = f"{sqlite_server.url}/t/{table['slug']}"
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+            page = await open_as(browser, sqlite_server.url, url, me, viewport=viewport)
+            chart = page.locator("#board .score-chart")
+            await expect(chart).to_be_visible()
+            await expect(chart.locator("polyline")).to_have_count(n)
+            legend = chart.locator(".chart-legend li")
+            await expect(legend).to_have_count(n)
+            await expect(legend.nth(0)).to_contain_text("Person 0 (you)")
+            for s in range(n):
+                await expect(legend.nth(s)).to_contain_text(f": {history[-1][s]}")
+            # Every line has one point per round.
+            points = await chart.locator("polyline").first.get_attribute("points")
+            assert points is not None and len(points.split()) == len(history)
+            label = await chart.locator("svg[role=img]").get_attribute("aria-label")
+            assert label is not None and "Person 0" in label
+            await chart.scroll_into_view_if_needed()
+            await page.screenshot(path=SHOTS / f"chart_{game}_{size}.png", full_page=True)
+            await chart.screenshot(path=SHOTS / f"chart_{game}_{size}_only.png")
+            if viewport is PHONE:
+                await assert_fits_phone(page)
+            await page.context.close()
+        await browser.close()
+    await me.close()
+
+
+async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
+    """When the other explorers' choices are revealed, the new path card and the changed rows
+    are marked `just-changed` — a few parts, not the whole board; nothing glows on load."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    people, table = await bot_table(sqlite_server, "incan_gold", humans=2)
+    host, other = people
+    await other.connect(table["slug"])
+    url = f"{sqlite_server.url}/t/{table['slug']}"
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
+        await expect(page.locator("#conn-status")).to_have_text("live")
+        await expect(page.locator("#me button.torch")).to_be_enabled()
+        await page.wait_for_timeout(500)
+        await expect(page.locator(".just-changed")).to_have_count(0)
+        path_cards = await page.locator(".ig-path li").count()
+
+        await page.locator("#me button.torch").click()
+        await other.wait_for(lambda p: 1 in p.states[-1]["room"]["to_act"], timeout=30)
+        version = other.version
+        await other.act({"type": "torch"}, version)
+        # Everyone chose: the choices are revealed and the next card joins the path.
+        await expect(page.locator(".ig-path li")).to_have_count(path_cards + 1, timeout=15000)
+        await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
+        marked = await page.locator("#board .just-changed").count()
+        assert 1 <= marked <= 16, marked
+        await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
+        await browser.close()
+    await other.close()
