@@ -41,6 +41,16 @@ def mmss(seconds: float | None) -> str:
 templates.env.filters["mmss"] = mmss
 
 
+def first_upper(text: object) -> str:
+    """The text with its first letter upper-cased and the rest exactly as it was (Jinja's
+    `capitalize` lower-cases the rest, which re-cases people's names: never do that)."""
+    s = str(text)
+    return s[:1].upper() + s[1:]
+
+
+templates.env.filters["first_upper"] = first_upper
+
+
 def game_assets(game_id: str) -> list[tuple[str, str]]:
     """The game's own stylesheet and script, those of static/{css,js}/games/<id>.* that exist."""
     found = []
