@@ -20,13 +20,17 @@ def test_a_name_in_a_sentence_start_keeps_its_case() -> None:
     assert page == "Ania Żółć wins!"
 
 
-def test_no_template_capitalizes_what_may_hold_a_name() -> None:
-    """`capitalize`/`title`/`lower` re-case the whole text; only fixed words (bot levels) may
-    go through them."""
-    allowed = {"level|capitalize"}
+def test_no_template_recases_what_may_hold_a_name() -> None:
+    """No `{{ … }}` that can hold a person's name (names[…], who(…), seat_name, a reason or
+    a filled-in sentence) goes through `capitalize`/`title`/`lower`/`upper`, which re-case the
+    whole text. Game terms (cities, abilities) may."""
+    holders = ("names", "who(", "seat_name", "reason", "fill(")
     found = []
     for path in (ROOT / "templates").rglob("*.html"):
-        for m in re.finditer(r"([\w.\]\)]+)\s*\|\s*(capitalize|title|lower)\b", path.read_text()):
-            if f"{m.group(1)}|{m.group(2)}" not in allowed:
-                found.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+        for m in re.finditer(r"\{\{(.*?)\}\}", path.read_text(), re.S):
+            expr = m.group(1)
+            if re.search(r"\|\s*(capitalize|title|lower|upper)\b", expr) and any(
+                h in expr for h in holders
+            ):
+                found.append(f"{path.relative_to(ROOT)}: {expr.strip()}")
     assert not found, found
