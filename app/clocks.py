@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from app.i18n import N_
 from engines.core import Seat
 
 TIMEOUTS_BEFORE_AWAY = 3
@@ -34,14 +35,14 @@ class ClockSpec:
 
 
 CLOCKS: dict[str, ClockSpec] = {
-    "fast": ClockSpec("fast", "Fast: 30 s per decision + 3 min extra", 30, 180),
-    "normal": ClockSpec("normal", "Normal: 90 s per decision + 10 min extra", 90, 600),
-    "slow": ClockSpec("slow", "Slow: 24 h per decision (play over days)", 24 * 3600, 0),
+    "fast": ClockSpec("fast", N_("Fast: 30 s per decision + 3 min extra"), 30, 180),
+    "normal": ClockSpec("normal", N_("Normal: 90 s per decision + 10 min extra"), 90, 600),
+    "slow": ClockSpec("slow", N_("Slow: 24 h per decision (play over days)"), 24 * 3600, 0),
 }
 """Every clock but "none" (no clock), keyed by the id stored in `rooms.clock`."""
 
 CLOCK_CHOICES: tuple[tuple[str, str], ...] = (
-    ("none", "No clock"),
+    ("none", N_("No clock")),
     *((c.id, c.label) for c in CLOCKS.values()),
 )
 

@@ -8,12 +8,26 @@ code.
 
 from __future__ import annotations
 
+from app import i18n
+
 
 class Refusal(Exception):
-    """A refused request or message; nothing was changed. `message` is for people."""
+    """A refused request or message; nothing was changed.
 
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
+    `template` is the English message (marked with `N_` so it is extracted into the
+    catalogues) with `%(name)s` placeholders filled from `params`; `message` is it in the
+    language of whoever reads it now (app.i18n), read where the answer is sent.
+    """
+
+    def __init__(self, code: str, template: str, status: int = 409, **params: object) -> None:
+        super().__init__(template)
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params
         self.status = status
+
+    @property
+    def message(self) -> str:
+        """The refusal for people, in the current language."""
+        text = i18n.gettext(self.template)
+        return text % self.params if self.params else text

@@ -20,6 +20,7 @@ from app.api.routes import api, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import make_engine, make_session_factory, upgrade_database
 from app.errors import Refusal
+from app.i18n import LanguageMiddleware
 from app.realtime.hub import Hubs, Runtime
 
 
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         same_site="lax",
         https_only=settings.cookie_secure,
     )
+    app.add_middleware(LanguageMiddleware)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)

@@ -7,14 +7,21 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
-from app import bots, clocks
+from app import bots, clocks, i18n
 from app.core.config import ROOT
 from app.db.repo import LobbyRow
+from app.i18n import N_
 from app.realtime.hub import Connection, RoomHub
 from app.realtime.messages import room_info, standing_names
 from engines import ENGINES, REGISTRY
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
+templates.env.add_extension("jinja2.ext.i18n")
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+    i18n.gettext, i18n.ngettext, newstyle=True
+)
+templates.env.globals["lang"] = i18n.current
+templates.env.globals["languages"] = i18n.LANGUAGES
 templates.env.globals["game_titles"] = {gid: e.spec.title for gid, e in REGISTRY.items()}
 templates.env.globals["engines"] = ENGINES
 templates.env.filters["tojson_attr"] = lambda v: json.dumps(v, separators=(",", ":"))
@@ -28,6 +35,22 @@ def act_vals(version: int, action: dict[str, Any]) -> str:
 templates.env.globals["act_vals"] = act_vals
 templates.env.globals["clock_choices"] = clocks.CLOCK_CHOICES
 templates.env.globals["bot_levels"] = bots.LEVELS
+BOT_LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
+CLOCK_NAMES = {"fast": N_("fast"), "normal": N_("normal"), "slow": N_("slow")}
+
+
+def bot_level_name(level: str) -> str:
+    """A bot level's name in the current language."""
+    return i18n.gettext(BOT_LEVEL_NAMES.get(level, level))
+
+
+def clock_name(clock: str) -> str:
+    """A clock's short name in the current language."""
+    return i18n.gettext(CLOCK_NAMES.get(clock, clock))
+
+
+templates.env.globals["bot_level_name"] = bot_level_name
+templates.env.globals["clock_name"] = clock_name
 
 
 def mmss(seconds: float | None) -> str:

@@ -14,6 +14,7 @@ from app.db import repo
 from app.db.models import Room
 from app.db.repo import LobbyRow
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.hub import Hubs
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError
@@ -43,18 +44,23 @@ async def create_table(
     """Validate and create a room; the host takes seat 0."""
     engine = REGISTRY.get(game_id)
     if engine is None or not has_screen(game_id):
-        raise Refusal("unknown_game", f"There is no playable game called {game_id!r}.", 400)
+        raise Refusal(
+            "unknown_game", N_("There is no playable game called “%(game)s”."), 400, game=game_id
+        )
     spec = engine.spec
     if not spec.min_players <= num_seats <= spec.max_players:
         raise Refusal(
             "bad_seats",
-            f"{spec.title} is for {spec.min_players} to {spec.max_players} players.",
+            N_("%(title)s is for %(low)s to %(high)s players."),
             400,
+            title=spec.title,
+            low=spec.min_players,
+            high=spec.max_players,
         )
     if clock != "none" and clock not in CLOCKS:
-        raise Refusal("bad_clock", f"Unknown clock {clock!r}.", 400)
+        raise Refusal("bad_clock", N_("Unknown clock “%(clock)s”."), 400, clock=clock)
     if bot_level not in LEVELS:
-        raise Refusal("bad_level", f"Bot levels are {', '.join(LEVELS)}.", 400)
+        raise Refusal("bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(LEVELS))
     try:
         parsed = engine.parse_options(options)
     except GameError as exc:

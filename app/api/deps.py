@@ -8,10 +8,12 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import i18n
 from app.core.config import Settings
 from app.db import repo
 from app.db.models import User
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.hub import Hubs
 
 
@@ -45,13 +47,15 @@ async def get_user(
     # waits on a room's lock (which takes its own connection), so a burst of requests can
     # never hold every pooled connection while waiting for one more.
     await session.commit()
+    if user is not None and user.language:
+        i18n.set_current(user.language)
     return user
 
 
 async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
     """The guest, or a 401 asking for a display name first."""
     if user is None:
-        raise Refusal("no_name", "Choose a display name first.", 401)
+        raise Refusal("no_name", N_("Choose a display name first."), 401)
     return user
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import i18n
 from app.db.models import (
     ChatMessage,
     Game,
@@ -25,6 +26,7 @@ from app.db.models import (
     User,
     utcnow,
 )
+from app.i18n import N_
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -43,6 +45,11 @@ async def get_user(session: AsyncSession, user_id: int) -> User | None:
 async def rename_user(session: AsyncSession, user_id: int, name: str) -> None:
     """Change a guest's display name."""
     await session.execute(update(User).where(User.id == user_id).values(name=name))
+
+
+async def set_language(session: AsyncSession, user_id: int, lang: str) -> None:
+    """Keep the language a person chose."""
+    await session.execute(update(User).where(User.id == user_id).values(language=lang))
 
 
 async def create_room(
@@ -83,6 +90,13 @@ async def get_room(session: AsyncSession, slug: str) -> Room | None:
     return result.scalar_one_or_none()
 
 
+BOT_NAMES = {
+    "easy": N_("Bot %(n)s (easy)"),
+    "normal": N_("Bot %(n)s (normal)"),
+    "hard": N_("Bot %(n)s (hard)"),
+}
+
+
 def bot_name(seat: int, level: str) -> str:
     """The display name of a bot seat (the seats bar and lobby add a bot icon)."""
     return f"Bot {seat + 1} ({level})"
@@ -97,6 +111,15 @@ class SeatInfo:
     name: str
     bot_level: str | None = None
     control: str | None = None
+
+    @property
+    def shown_name(self) -> str:
+        """The name people read, in the current language: a bot's is made from its seat and
+        level ("Bot 2 (normal)", "Bot 2 (normalny)"), a person's is exactly as they typed it."""
+        if self.bot_level is None:
+            return self.name
+        template = BOT_NAMES.get(self.bot_level)
+        return i18n.gettext(template) % {"n": self.seat + 1} if template else self.name
 
     @property
     def is_bot(self) -> bool:

@@ -30,9 +30,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import bots, clocks
+from app import bots, clocks, i18n
 from app.db import repo
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.protocol import Act
 from engines import get_engine
 from engines.core import Engine, Event, GameError, Seat, Step
@@ -234,7 +235,7 @@ class RoomHub:
 
     def names(self) -> dict[Seat, str]:
         """Display names by seat."""
-        return {seat: info.name for seat, info in self.seats.items()}
+        return {seat: info.shown_name for seat, info in self.seats.items()}
 
     def bot_plays(self, seat: Seat) -> bool:
         """Whether a bot makes this seat's decisions now."""
@@ -263,7 +264,13 @@ class RoomHub:
     def fill_names(self, text: str) -> str:
         """Replace `{pN}` seat references by display names."""
         names = self.names()
-        return _SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Seat {m.group(1)}"), text)
+        return _SEAT_REF.sub(
+            lambda m: (
+                names.get(int(m.group(1)))
+                or i18n.gettext("Seat %(n)s") % {"n": int(m.group(1)) + 1}
+            ),
+            text,
+        )
 
     def log_for(self, seat: Seat | None, after_version: int = -1) -> list[str]:
         """The log lines `seat` may read, for versions after `after_version`."""
@@ -281,9 +288,9 @@ class RoomHub:
         """Take a free seat (the first one if none is named)."""
         async with self.lock:
             if self.status != "open":
-                raise Refusal("already_started", "This table has already started.")
+                raise Refusal("already_started", N_("This table has already started."))
             if self.seat_of(user_id) is not None:
-                raise Refusal("already_seated", "You already have a seat at this table.")
+                raise Refusal("already_seated", N_("You already have a seat at this table."))
             seat = self._free_seat(seat)
             async with self.sessions.begin() as session:
                 await repo.add_seat(session, self.room_id, seat, user_id)
@@ -295,12 +302,12 @@ class RoomHub:
         """Give up a seat before the start (the host stays: a host closes the table instead)."""
         async with self.lock:
             if self.status != "open":
-                raise Refusal("already_started", "You cannot leave a game in progress.")
+                raise Refusal("already_started", N_("You cannot leave a game in progress."))
             seat = self.seat_of(user_id)
             if seat is None:
-                raise Refusal("not_seated", "You do not have a seat at this table.")
+                raise Refusal("not_seated", N_("You do not have a seat at this table."))
             if user_id == self.host_id:
-                raise Refusal("host_cannot_leave", "The host cannot leave; close the table.")
+                raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
             async with self.sessions.begin() as session:
                 await repo.remove_seat(session, self.room_id, user_id)
             del self.seats[seat]
@@ -310,9 +317,9 @@ class RoomHub:
         """The host closes a table that has not started."""
         async with self.lock:
             if user_id != self.host_id:
-                raise Refusal("not_host", "Only the host can close the table.", 403)
+                raise Refusal("not_host", N_("Only the host can close the table."), 403)
             if self.status != "open":
-                raise Refusal("already_started", "The game has already started.")
+                raise Refusal("already_started", N_("The game has already started."))
             async with self.sessions.begin() as session:
                 await repo.set_room(session, self.room_id, status="closed")
             self.status = "closed"
@@ -322,15 +329,18 @@ class RoomHub:
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
         async with self.lock:
             if user_id != self.host_id:
-                raise Refusal("not_host", "Only the host can start the game.", 403)
+                raise Refusal("not_host", N_("Only the host can start the game."), 403)
             if self.status != "open":
-                raise Refusal("already_started", "The game has already started.")
+                raise Refusal("already_started", N_("The game has already started."))
             spec = self.engine.spec
             players = len(self.seats)
             if players < spec.min_players:
                 raise Refusal(
                     "not_enough_players",
-                    f"{spec.title} needs at least {spec.min_players} players; {players} seated.",
+                    N_("%(title)s needs at least %(low)s players; %(seated)s seated."),
+                    title=spec.title,
+                    low=spec.min_players,
+                    seated=players,
                 )
             order = [self.seats[s] for s in sorted(self.seats)]
             seed = secrets.randbits(62)
@@ -390,11 +400,13 @@ class RoomHub:
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
         """The host seats a bot before the start (the first free seat unless one is named)."""
         if level not in bots.LEVELS:
-            raise Refusal("bad_level", f"Bot levels are {', '.join(bots.LEVELS)}.", 400)
+            raise Refusal(
+                "bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(bots.LEVELS)
+            )
         async with self.lock:
-            self._require_host(user_id, "Only the host can add bots.")
+            self._require_host(user_id, N_("Only the host can add bots."))
             if self.status != "open":
-                raise Refusal("already_started", "The game has already started.")
+                raise Refusal("already_started", N_("The game has already started."))
             seat = self._free_seat(seat)
             async with self.sessions.begin() as session:
                 await repo.add_bot(session, self.room_id, seat, level)
@@ -405,12 +417,12 @@ class RoomHub:
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
         """The host takes a bot out of its seat before the start."""
         async with self.lock:
-            self._require_host(user_id, "Only the host can remove bots.")
+            self._require_host(user_id, N_("Only the host can remove bots."))
             if self.status != "open":
-                raise Refusal("already_started", "The game has already started.")
+                raise Refusal("already_started", N_("The game has already started."))
             info = self.seats.get(seat)
             if info is None or not info.is_bot:
-                raise Refusal("not_a_bot", "There is no bot in that seat.")
+                raise Refusal("not_a_bot", N_("There is no bot in that seat."))
             async with self.sessions.begin() as session:
                 await repo.remove_seat_at(session, self.room_id, seat)
             del self.seats[seat]
@@ -422,7 +434,7 @@ class RoomHub:
             seat = self._playing_seat(user_id)
             control = self.seats[seat].control
             if control == "resigned":
-                raise Refusal("resigned", "You resigned from this game.")
+                raise Refusal("resigned", N_("You resigned from this game."))
             if on and control is None:
                 await self._set_control(seat, "autopilot", f"{{p{seat}}} lets a bot play for them.")
             elif not on and control in ("autopilot", "away"):
@@ -434,7 +446,7 @@ class RoomHub:
         async with self.lock:
             seat = self._playing_seat(user_id)
             if self.seats[seat].control == "resigned":
-                raise Refusal("resigned", "You have already resigned.")
+                raise Refusal("resigned", N_("You have already resigned."))
             await self._set_control(
                 seat, "resigned", f"{{p{seat}}} resigned; a bot finishes their game."
             )
@@ -443,20 +455,32 @@ class RoomHub:
     async def hand_to_bot(self, user_id: int, seat: Seat) -> None:
         """The host hands a seat whose player has been disconnected long enough to a bot."""
         async with self.lock:
-            self._require_host(user_id, "Only the host can hand a seat to a bot.")
+            self._require_host(user_id, N_("Only the host can hand a seat to a bot."))
             if self.status != "playing" or self.game is None or self.game.over:
-                raise Refusal("not_playing", "There is no game in progress.")
+                raise Refusal("not_playing", N_("There is no game in progress."))
             info = self.seats.get(seat)
             if info is None or info.is_bot or info.control is not None:
-                raise Refusal("not_a_person", "A bot already plays that seat.")
+                raise Refusal("not_a_person", N_("A bot already plays that seat."))
             away = self.offline_for(seat)
             needed = self.runtime.takeover_after
             if away is None or away < needed:
-                wait = "" if away is None else f" (another {max(1, round(needed - away))} s)"
+                if away is None:
+                    raise Refusal(
+                        "still_connected",
+                        N_(
+                            "A seat can be handed to a bot once its player has been disconnected "
+                            "for %(limit)s s."
+                        ),
+                        limit=round(needed),
+                    )
                 raise Refusal(
                     "still_connected",
-                    f"A seat can be handed to a bot once its player has been disconnected "
-                    f"for {round(needed)} s{wait}.",
+                    N_(
+                        "A seat can be handed to a bot once its player has been disconnected "
+                        "for %(limit)s s (another %(wait)s s)."
+                    ),
+                    limit=round(needed),
+                    wait=max(1, round(needed - away)),
                 )
             await self._set_control(
                 seat, "away", f"{{p{seat}}} is away; a bot plays for them until they return."
@@ -470,9 +494,9 @@ class RoomHub:
         async with self.lock:
             seat = self.seat_of(user_id)
             if seat is None:
-                raise Refusal("not_seated", "Only the players can start a rematch.", 403)
+                raise Refusal("not_seated", N_("Only the players can start a rematch."), 403)
             if self.status != "finished":
-                raise Refusal("not_finished", "The game is not over yet.")
+                raise Refusal("not_finished", N_("The game is not over yet."))
             if self.rematch_slug is None:
                 try:
                     async with self.sessions.begin() as session:
@@ -515,11 +539,11 @@ class RoomHub:
         """The named seat if it is free, else the first free one; refused when none is."""
         free = [s for s in range(self.num_seats) if s not in self.seats]
         if not free:
-            raise Refusal("table_full", "This table is full.")
+            raise Refusal("table_full", N_("This table is full."))
         if seat is None:
             return free[0]
         if seat not in free:
-            raise Refusal("seat_taken", "That seat is taken or does not exist.")
+            raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
         return seat
 
     def _require_host(self, user_id: int, message: str) -> None:
@@ -529,9 +553,9 @@ class RoomHub:
     def _playing_seat(self, user_id: int) -> Seat:
         seat = self.seat_of(user_id)
         if seat is None:
-            raise Refusal("not_seated", "You do not have a seat at this table.")
+            raise Refusal("not_seated", N_("You do not have a seat at this table."))
         if self.status != "playing" or self.game is None or self.game.over:
-            raise Refusal("not_playing", "There is no game in progress.")
+            raise Refusal("not_playing", N_("There is no game in progress."))
         return seat
 
     async def _set_control(self, seat: Seat, control: str | None, text: str) -> None:
@@ -565,17 +589,21 @@ class RoomHub:
         async with self.lock:
             game = self.game
             if game is None:
-                raise Refusal("not_started", "The game has not started yet.")
+                raise Refusal("not_started", N_("The game has not started yet."))
             seat = self.seat_of(user_id)
             if seat is None:
-                raise Refusal("spectator", "Spectators cannot play; take a seat first.")
+                raise Refusal("spectator", N_("Spectators cannot play; take a seat first."))
             if self.seats[seat].control == "resigned":
-                raise Refusal("resigned", "You resigned; a bot finishes your game.")
+                raise Refusal("resigned", N_("You resigned; a bot finishes your game."))
             if not game.prompt_version.get(seat, 0) <= msg.version <= game.version:
                 raise Refusal(
                     "stale",
-                    f"The table has moved on (you saw version {msg.version}, "
-                    f"it is at {game.version}); here is the current state.",
+                    N_(
+                        "The table has moved on (you saw version %(seen)s, it is at %(now)s); "
+                        "here is the current state."
+                    ),
+                    seen=msg.version,
+                    now=game.version,
                 )
             engine = game.engine
             try:
@@ -647,7 +675,7 @@ class RoomHub:
                     await repo.set_room(session, self.room_id, status="finished")
         if not ok:
             await self.reload_game()
-            raise Refusal("conflict", "Another server changed this game; retry.")
+            raise Refusal("conflict", N_("Another server changed this game; retry."))
         # Committed: only now does the new version become visible to anyone.
         game.state = step.state
         game.version = new_version
@@ -767,15 +795,17 @@ class RoomHub:
         more than `limits.count` lines in `limits.window` seconds from the same person.
         """
         if user_id is None:
-            raise Refusal("no_name", "Choose a name before you chat.")
+            raise Refusal("no_name", N_("Choose a name before you chat."))
         if self.status == "closed":
-            raise Refusal("table_closed", "This table is closed.")
+            raise Refusal("table_closed", N_("This table is closed."))
         text = clean_chat(text)
         if not text:
-            raise Refusal("chat_empty", "Type something to send.")
+            raise Refusal("chat_empty", N_("Type something to send."))
         if len(text) > limits.max_chars:
             raise Refusal(
-                "chat_too_long", f"Chat lines are limited to {limits.max_chars} characters."
+                "chat_too_long",
+                N_("Chat lines are limited to %(limit)s characters."),
+                limit=limits.max_chars,
             )
         now = time.monotonic()
         sent = self._chat_sent.setdefault(user_id, deque())
@@ -783,12 +813,16 @@ class RoomHub:
             sent.popleft()
         if len(sent) >= limits.count:
             wait = max(1, round(limits.window - (now - sent[0])))
-            raise Refusal("chat_rate_limited", f"You are sending messages too fast; wait {wait} s.")
+            raise Refusal(
+                "chat_rate_limited",
+                N_("You are sending messages too fast; wait %(wait)s s."),
+                wait=wait,
+            )
         sent.append(now)
         async with self.sessions() as session, session.begin():
             user = await repo.get_user(session, user_id)
             if user is None:
-                raise Refusal("no_name", "Choose a name before you chat.")
+                raise Refusal("no_name", N_("Choose a name before you chat."))
             row = await repo.add_chat(
                 session,
                 room_id=self.room_id,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app import clocks
+from app import clocks, i18n
 from app.realtime.hub import RoomHub
 from app.realtime.protocol import state_message
 
@@ -17,7 +17,7 @@ def _seat_info(hub: RoomHub, s: int, online: set[int]) -> dict[str, Any]:
     game = hub.game
     return {
         "seat": s,
-        "name": info.name if info else None,
+        "name": info.shown_name if info else None,
         "online": s in online,
         "bot": info.bot_level if info else None,
         "control": info.control if info else None,
@@ -78,9 +78,9 @@ def standing_names(hub: RoomHub) -> dict[int, str]:
     names = {}
     for seat, info in hub.seats.items():
         if info.control == "resigned":
-            names[seat] = f"{info.name} (resigned)"
+            names[seat] = i18n.gettext("%(name)s (resigned)") % {"name": info.shown_name}
         else:
-            names[seat] = info.name
+            names[seat] = info.shown_name
     return names
 
 

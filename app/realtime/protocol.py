@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from app.errors import Refusal
+from app.i18n import N_
 
 
 class ClientMessage(BaseModel):
@@ -66,22 +67,33 @@ def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
     """Decode one client frame, or raise `Refusal` saying what is wrong."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > max_bytes:
-        raise Refusal("too_large", f"Message too large ({size} bytes; limit {max_bytes}).")
+        raise Refusal(
+            "too_large",
+            N_("Message too large (%(size)s bytes; limit %(limit)s)."),
+            size=size,
+            limit=max_bytes,
+        )
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refusal("malformed", "Message is not valid JSON.") from None
+        raise Refusal("malformed", N_("Message is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise Refusal("malformed", "Message must be a JSON object.")
+        raise Refusal("malformed", N_("Message must be a JSON object."))
     kind = data.get("type")
     if kind not in ("act", "sync", "chat"):
-        raise Refusal("unknown_type", f"Unknown message type: {str(kind)[:40]!r}.")
+        raise Refusal("unknown_type", N_("Unknown message type: “%(kind)s”."), kind=str(kind)[:40])
     try:
         return INCOMING.validate_python(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err.get("loc", ())[1:])
-        raise Refusal("malformed", f"Bad {kind} message: {where} {err['msg']}.") from None
+        raise Refusal(
+            "malformed",
+            N_("Bad %(kind)s message: %(where)s %(detail)s."),
+            kind=kind,
+            where=where,
+            detail=err["msg"],
+        ) from None
 
 
 # ---- server → client (JSON form) ---------------------------------------------------------------

@@ -3,6 +3,16 @@
 (function () {
   "use strict";
 
+  // The page's words in its language: base.html puts them, already translated, in
+  // <body data-i18n>; "{name}" placeholders are filled here.
+  let WORDS = {};
+  try { WORDS = JSON.parse(document.body.dataset.i18n || "{}"); } catch (e) { WORDS = {}; }
+  function t(key, params) {
+    let text = WORDS[key] || key;
+    Object.keys(params || {}).forEach(function (k) { text = text.split("{" + k + "}").join(params[k]); });
+    return text;
+  }
+
   // Toasts: every error shows in #toast, hides by itself after a few seconds, can be
   // dismissed (click, Esc), is replaced by the next one, and goes once the table has moved on
   // (a stale "not payable" must not stay up after the retried move went through).
@@ -40,7 +50,7 @@
   // HTTP errors from hx-post buttons (join, leave, start) carry {"error": {code, message}}.
   document.addEventListener("htmx:responseError", function (evt) {
     const xhr = evt.detail.xhr;
-    let message = "Something went wrong (" + xhr.status + ").";
+    let message = t("error", { status: xhr.status });
     try {
       const body = JSON.parse(xhr.responseText);
       if (body.error && body.error.message) message = body.error.message;
@@ -83,7 +93,7 @@
     });
     document.querySelectorAll("[data-offline-since]").forEach(function (el) {
       const now = serverNow(el);
-      if (now !== null) el.textContent = "disconnected " + mmss(now - parseFloat(el.dataset.offlineSince));
+      if (now !== null) el.textContent = t("disconnected") + " " + mmss(now - parseFloat(el.dataset.offlineSince));
     });
     document.querySelectorAll("[data-enable-at]").forEach(function (el) {
       const now = serverNow(el);
@@ -173,7 +183,7 @@
   }
   function flashTitle(game) {
     if (flashTimer) return;
-    const alert = "● Your turn — " + game;
+    const alert = "● " + t("your_turn_in", { game: game });
     let on = false;
     document.title = alert;
     flashTimer = setInterval(function () {
@@ -213,7 +223,7 @@
         flashTitle(game);
         if (pref("sound")) tone();
         if (pref("notify") && "Notification" in window && Notification.permission === "granted") {
-          new Notification("Your turn — " + game, { body: document.title, tag: "stolik-turn" });
+          new Notification(t("your_turn_in", { game: game }), { body: document.title, tag: "stolik-turn" });
         }
       }
     }
@@ -224,7 +234,7 @@
       const names = Array.prototype.map.call(
         document.querySelectorAll("#seats .seat.to-act:not(.mine) .seat-name"),
         function (el) { return el.textContent.trim(); });
-      const text = mine ? "Your turn." : names.length ? "Waiting for " + names.join(", ") + "." : "";
+      const text = mine ? t("your_turn") : names.length ? t("waiting_for", { names: names.join(", ") }) : "";
       if (announcer.textContent !== text) announcer.textContent = text;
     }
   }
@@ -339,9 +349,9 @@
     const page = document.querySelector(".table-page");
     if (page) page.classList.toggle("offline", cls === "down");
   }
-  document.addEventListener("htmx:wsOpen", function () { setConn("live", "live"); });
-  document.addEventListener("htmx:wsClose", function () { setConn("reconnecting…", "down"); });
-  document.addEventListener("htmx:wsError", function () { setConn("reconnecting…", "down"); });
+  document.addEventListener("htmx:wsOpen", function () { setConn(t("live"), "live"); });
+  document.addEventListener("htmx:wsClose", function () { setConn(t("reconnecting"), "down"); });
+  document.addEventListener("htmx:wsError", function () { setConn(t("reconnecting"), "down"); });
 
   document.addEventListener("click", function (evt) {
     const button = evt.target.closest("button.copy");
@@ -350,7 +360,7 @@
     if (!input) return;
     const label = button.textContent;
     const done = function () {
-      button.textContent = "Copied!";
+      button.textContent = t("copied");
       setTimeout(function () { button.textContent = label; }, 2000);
     };
     if (navigator.clipboard && window.isSecureContext) {

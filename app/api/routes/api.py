@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
 from app.db import repo
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.hub import RoomHub
 from app.realtime.messages import room_info
 from app.tables import create_table, lobby_listing, playable_engines
@@ -38,9 +39,9 @@ async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -
     """The room's hub if it exists and the user may see it (else a clear error)."""
     hub: RoomHub | None = await hubs.get(slug)
     if hub is None:
-        raise Refusal("unknown_room", "There is no table at this address.", 404)
+        raise Refusal("unknown_room", N_("There is no table at this address."), 404)
     if not hub.may_watch(user_id, code):
-        raise Refusal("private_room", "This table is private; you need its invite link.", 403)
+        raise Refusal("private_room", N_("This table is private; you need its invite link."), 403)
     return hub
 
 
@@ -48,7 +49,7 @@ def clean_name(raw: str) -> str:
     """Trim and collapse whitespace in a display name; refuse an empty one."""
     name = " ".join(raw.split())[:24]
     if not name:
-        raise Refusal("bad_name", "Please enter a display name.", 400)
+        raise Refusal("bad_name", N_("Please enter a display name."), 400)
     return name
 
 

@@ -9,10 +9,12 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import i18n
 from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.messages import room_info
 from app.render import templates
 from app.tables import (
@@ -65,6 +67,22 @@ async def name_submit(
     request.session["uid"] = user.id
     hubs.renamed(user.id, name)
     return RedirectResponse(await _sit_from_target(hubs, user.id, name, target), status_code=303)
+
+
+@router.post("/lang")
+async def choose_language(request: Request, session: SessionDep, user: UserDep) -> Response:
+    """Switch the language: kept with the person (and in a cookie for this browser)."""
+    form = await request.form()
+    lang = str(form.get("lang", ""))
+    target = _safe_next(str(form.get("next", "/")))
+    if lang not in i18n.LANGUAGES:
+        raise Refusal("bad_language", N_("That language is not offered."), 422)
+    if user is not None:
+        await repo.set_language(session, user.id, lang)
+        await session.commit()
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
 
 
 async def _sit_from_target(hubs: HubsDep, user_id: int, name: str, target: str) -> str:

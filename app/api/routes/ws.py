@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app import render
 from app.core.config import Settings
 from app.errors import Refusal
+from app.i18n import N_
 from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
 from app.realtime.messages import state_json
 from app.realtime.protocol import (
@@ -102,10 +103,12 @@ async def table_socket(
     uid = _user_id(ws)
     hub = await hubs.get(slug)
     if hub is None:
-        await _refuse(ws, fmt, "unknown_room", "There is no table at this address.", 4404)
+        await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
         return
     if not hub.may_watch(uid, code):
-        await _refuse(ws, fmt, "private_room", "This table is private; use its invite link.", 4403)
+        await _refuse(
+            ws, fmt, "private_room", N_("This table is private; use its invite link."), 4403
+        )
         return
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt)

@@ -1,0 +1,140 @@
+"""Languages: Polish and English through standard gettext catalogues (Babel).
+
+The catalogues are `app/locales/<lang>/LC_MESSAGES/messages.po`, kept in the repository and
+compiled in memory when the server starts (no generated files to forget). Messages are written
+in English in the code and templates (`{% trans %}`, `_()`, `ngettext`); `python -m
+scripts.i18n` extracts them and updates both catalogues.
+
+The language of the current request or websocket message lives in a context variable, so
+templates and error messages translate without passing a language around: `use(lang)` sets
+it, `gettext`/`ngettext` read it. Choosing: the person's stored choice, else the `lang` cookie,
+else the browser's Accept-Language, else English.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+LOCALES = Path(__file__).resolve().parent / "locales"
+LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski"}
+"""Every language offered, by code, each named in itself."""
+DEFAULT = "en"
+COOKIE = "lang"
+
+_current: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+
+@cache
+def translations(lang: str) -> Translations:
+    """The compiled catalogue of `lang` (English for anything unknown)."""
+    if lang not in LANGUAGES:
+        lang = DEFAULT
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(fp=buf)
+
+
+def current() -> str:
+    """The language of what is being rendered now."""
+    return _current.get()
+
+
+@contextmanager
+def use(lang: str) -> Iterator[None]:
+    """Render and translate in `lang` inside the block."""
+    token = _current.set(lang if lang in LANGUAGES else DEFAULT)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def set_current(lang: str) -> None:
+    """Set the language for the rest of this task (a request or a websocket)."""
+    _current.set(lang if lang in LANGUAGES else DEFAULT)
+
+
+def gettext(message: str) -> str:
+    """`message` in the current language."""
+    return translations(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for `n` in the current language (Polish has three: 1 karta, 2 karty, 5 kart)."""
+    return translations(current()).ngettext(singular, plural, n)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction; it is translated later, where it is shown."""
+    return message
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best offered language for an Accept-Language header (English when none fits)."""
+    if not accept_language:
+        return DEFAULT
+    wanted: list[tuple[float, str]] = []
+    for i, part in enumerate(accept_language.split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        if tag and quality > 0:
+            wanted.append((-quality + i * 1e-6, tag.strip()))
+    for _rank, tag in sorted(wanted):
+        try:
+            code = Locale.parse(tag.replace("-", "_")).language
+        except (ValueError, UnknownLocaleError):
+            continue
+        if code in LANGUAGES:
+            return code
+    return DEFAULT
+
+
+def choose(stored: str | None, cookie: str | None, accept_language: str | None) -> str:
+    """The person's stored choice, else the cookie, else the browser's languages."""
+    for lang in (stored, cookie):
+        if lang in LANGUAGES:
+            return lang
+    return negotiate(accept_language)
+
+
+class LanguageMiddleware:
+    """Sets the language of each request and websocket (pure ASGI, so the websocket's tasks
+    inherit it): `?lang=` first (JSON clients), then the `lang` cookie, then Accept-Language.
+    A signed-in person's stored choice is applied later, where the person is loaded."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            conn = HTTPConnection(scope)
+            asked = conn.query_params.get("lang")
+            set_current(
+                asked
+                if asked in LANGUAGES
+                else choose(None, conn.cookies.get(COOKIE), conn.headers.get("accept-language"))
+            )
+        await self.app(scope, receive, send)

@@ -1,0 +1,84 @@
+"""Extract every message of the app and templates and update the catalogues:
+`python -m scripts.i18n` (then translate the new Polish entries in app/locales/pl).
+
+English is the source language; its catalogue is filled with the messages themselves so that
+both catalogues are complete and the tests can check every entry of each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = ROOT / "app" / "locales"
+POT = LOCALES / "messages.pot"
+LANGUAGES = ("en", "pl")
+
+
+def run(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+
+
+def main() -> None:
+    run(
+        "extract",
+        "-F",
+        str(ROOT / "babel.cfg"),
+        "-k",
+        "N_",
+        "--no-wrap",
+        "--sort-by-file",
+        "--project",
+        "Stolik",
+        "-o",
+        str(POT),
+        str(ROOT),
+    )
+    for lang in LANGUAGES:
+        po = LOCALES / lang / "LC_MESSAGES" / "messages.po"
+        if po.exists():
+            run(
+                "update",
+                "-i",
+                str(POT),
+                "-o",
+                str(po),
+                "-l",
+                lang,
+                "--no-wrap",
+                "--ignore-obsolete",
+                "--no-fuzzy-matching",
+            )
+        else:
+            run("init", "-i", str(POT), "-o", str(po), "-l", lang, "--no-wrap")
+    en = LOCALES / "en" / "LC_MESSAGES" / "messages.po"
+    with en.open("rb") as f:
+        catalog = read_po(f, locale="en")
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            message.string = tuple(message.id)
+        else:
+            message.string = message.id
+    with en.open("wb") as f:
+        write_po(f, catalog, width=0, sort_by_file=True)
+    with (LOCALES / "pl" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        pl = read_po(f, locale="pl")
+    missing = [
+        m.id
+        for m in pl
+        if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string)) or m.fuzzy)
+    ]
+    print(
+        f"catalogues updated: {len(catalog) - 1} messages; Polish missing or fuzzy: {len(missing)}"
+    )
+    for m in missing:
+        print("  ", m)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Languages (issue 13): complete catalogues, Polish plural forms, choosing a language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+
+from app import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+)\}")
+
+
+def placeholders(text: str) -> set[str]:
+    return {a or b for a, b in PLACEHOLDER.findall(text)}
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory: pytest.TempPathFactory) -> set[str | tuple[str, ...]]:
+    """Every message the code and templates use today (a fresh Babel extraction)."""
+    pot = tmp_path_factory.mktemp("i18n") / "messages.pot"
+    CommandLineInterface().run(  # type: ignore[no-untyped-call]
+        [
+            "pybabel",
+            "-q",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "-k",
+            "N_",
+            "-o",
+            str(pot),
+            str(ROOT),
+        ]
+    )
+    with pot.open("rb") as f:
+        return {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
+
+
+@pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
+def test_every_message_is_translated(lang: str, extracted: set[str | tuple[str, ...]]) -> None:
+    """Each extracted message has a translation in `lang`, none empty or fuzzy, and each
+    translation uses exactly the placeholders of its message (every plural form too)."""
+    with (i18n.LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    entries = {m.id: m for m in catalog if m.id}
+    missing = sorted(str(m) for m in extracted if m not in entries)
+    assert not missing, f"{lang}: not in the catalogue (run python -m scripts.i18n): {missing}"
+    for mid in extracted:
+        entry = entries[mid]
+        assert not entry.fuzzy, f"{lang}: fuzzy {mid!r}"
+        forms = (
+            [str(s) for s in entry.string]
+            if isinstance(entry.string, (tuple, list))
+            else [str(entry.string or "")]
+        )
+        assert forms and all(forms), f"{lang}: untranslated {mid!r}"
+        source = mid if isinstance(mid, tuple) else (mid,)
+        wanted = set().union(*(placeholders(s) for s in source))
+        for form in forms:
+            # A singular form may leave out the number ("1 karta" can be "karta").
+            assert placeholders(form) <= wanted, f"{lang}: {form!r} has unknown placeholders"
+            assert wanted - {"count"} <= placeholders(form), f"{lang}: {form!r} drops one"
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [(1, "gracza"), (2, "graczy"), (5, "graczy"), (12, "graczy"), (22, "graczy")],
+)
+def test_polish_plural_forms(n: int, form: str) -> None:
+    with i18n.use("pl"):
+        text = i18n.ngettext(
+            "Needs at least %(count)s player", "Needs at least %(count)s players", n
+        )
+    assert text % {"count": n} == f"Potrzeba co najmniej {n} {form}"
+
+
+@pytest.mark.parametrize(
+    ("n", "pl", "en"),
+    [
+        (1, "Zajęte: 1 z 1 miejsca.", "1 of 1 seat taken."),
+        (2, "Zajęte: 1 z 2 miejsc.", "1 of 2 seats taken."),
+        (5, "Zajęte: 1 z 5 miejsc.", "1 of 5 seats taken."),
+        (12, "Zajęte: 1 z 12 miejsc.", "1 of 12 seats taken."),
+        (22, "Zajęte: 1 z 22 miejsc.", "1 of 22 seats taken."),
+    ],
+)
+def test_plural_in_a_template(n: int, pl: str, en: str) -> None:
+    from app.render import templates
+
+    source = (
+        "{% trans count=n, taken=1 %}{{ taken }} of {{ count }} seat taken."
+        "{% pluralize count %}{{ taken }} of {{ count }} seats taken.{% endtrans %}"
+    )
+    for lang, expected in (("pl", pl), ("en", en)):
+        with i18n.use(lang):
+            assert templates.env.from_string(source).render(n=n) == expected
+
+
+def test_the_language_of_a_context_stays_in_it() -> None:
+    with i18n.use("pl"):
+        assert i18n.gettext("Send") == "Wyślij"
+        with i18n.use("en"):
+            assert i18n.gettext("Send") == "Send"
+        assert i18n.current() == "pl"
+    assert i18n.current() == "en"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7", "pl"),
+        ("en-GB,en;q=0.9,pl;q=0.8", "en"),
+        ("de-DE,de;q=0.9,pl;q=0.5", "pl"),
+        ("fr", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("pl;q=0, en;q=0.1", "en"),
+        ("x-klingon, ;;; q=abc, PL", "pl"),
+    ],
+)
+def test_accept_language(header: str | None, lang: str) -> None:
+    assert i18n.negotiate(header) == lang
+
+
+def test_a_stored_choice_wins_over_cookie_and_browser() -> None:
+    assert i18n.choose("pl", "en", "en") == "pl"
+    assert i18n.choose(None, "pl", "en") == "pl"
+    assert i18n.choose(None, "xx", "pl") == "pl"
+    assert i18n.choose("xx", None, None) == "en"

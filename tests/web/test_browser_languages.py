@@ -1,0 +1,116 @@
+"""Real browser in Polish (issue 13): a browser set to Polish gets the name page, the lobby,
+the waiting room and the table's frame in Polish — no message of the English catalogue shows
+— and the header's switch turns the page English and back.
+
+Screenshots: artifacts/screenshots/pl_*.png — look at them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from app import i18n
+from tests.conftest import Server
+from tests.web.browser import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
+
+pytestmark = pytest.mark.browser
+
+
+def english_only_messages() -> list[str]:
+    """Catalogue messages whose Polish differs: none of them may show on a Polish page."""
+    with (i18n.LOCALES / "pl" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale="pl")
+    found = []
+    for m in catalog:
+        if not m.id or isinstance(m.id, tuple | list):
+            continue
+        text = str(m.id)
+        if "%(" in text or "{" in text or "<" in text or len(text) < 5:
+            continue  # templates with placeholders are checked by their fixed parts below
+        if str(m.string) != text:
+            found.append(text)
+    return found
+
+
+CHROME = (
+    ".site-head, .table-head, #seats, .side > h2, #chat-heading, .chat-form, .seat-controls, "
+    ".waiting, main.lobby, main.narrow, .end-actions, .spectating"
+)
+"""The site's own screens and the frame of every table (each game's board is checked by its
+own Polish play-through)."""
+
+
+async def english_on(page: Any, messages: list[str], where: str = CHROME) -> list[str]:
+    text: str = await page.evaluate(
+        "(sel) => [...document.querySelectorAll(sel)].map(e => e.innerText).join('\\n')", where
+    )
+    labels: str = await page.evaluate(
+        "(sel) => [...document.querySelectorAll(sel)].flatMap(r => [r, ...r.querySelectorAll("
+        "'[aria-label],[title],[placeholder]')]).map(e => [e.getAttribute('aria-label'), "
+        "e.title, e.placeholder].join(' ')).join(' ')",
+        where,
+    )
+    shown = text + "\n" + labels
+    return [m for m in messages if re.search(rf"(?<!\w){re.escape(m)}(?!\w)", shown)]
+
+
+async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    messages = english_only_messages()
+    assert "Create a table" in messages
+    base = sqlite_server.url
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        ctx = await browser.new_context(viewport=LAPTOP, locale="pl-PL")
+        page = await ctx.new_page()
+        await page.goto(base + "/")
+        await expect(page.locator("h1")).to_have_text("Witaj w Stoliku")
+        assert await english_on(page, messages) == []
+        await page.fill("#name", "Zoë Łucja")
+        await page.click("button[type=submit]")
+        await expect(page.get_by_role("heading", name="Załóż stół")).to_be_visible()
+        assert await english_on(page, messages) == []
+        await page.screenshot(path=SHOTS / "pl_lobby_laptop.png", full_page=True)
+
+        await page.fill("#seats", "3")
+        await page.click("#create-table button[type=submit]")
+        await expect(page.locator("#conn-status")).to_have_text("na żywo")
+        await expect(page.locator(".waiting h2")).to_have_text("Czekamy na graczy")
+        await expect(page.locator(".waiting")).to_contain_text("Zajęte: 1 z 3 miejsc.")
+        assert await english_on(page, messages) == []
+        await page.screenshot(path=SHOTS / "pl_waiting_laptop.png", full_page=True)
+        for _ in range(2):
+            await page.get_by_role("button", name="Dodaj bota").first.click()
+        await expect(page.locator(".seat.bot")).to_have_count(2)
+        await page.get_by_role("button", name="Zacznij grę").click()
+        await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+        await expect(page.locator(".seat.mine")).to_contain_text("Zoë Łucja (ty)")
+        assert await english_on(page, messages) == []
+        await page.screenshot(path=SHOTS / "pl_table_laptop.png", full_page=True)
+
+        phone_ctx = await browser.new_context(viewport=PHONE, locale="pl-PL")
+        await phone_ctx.add_cookies(
+            [{"name": c["name"], "value": c["value"], "url": base} for c in await ctx.cookies()]
+        )
+        phone = await phone_ctx.new_page()
+        await phone.goto(page.url)
+        await expect(phone.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+        assert await english_on(phone, messages) == []
+        await phone.screenshot(path=SHOTS / "pl_table_phone.png", full_page=True)
+        await assert_fits_phone(phone)
+
+        # The header's switch: English now, on this page, and kept; then Polish again.
+        await page.get_by_role("button", name="English").click()
+        await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
+        await expect(page.locator("html")).to_have_attribute("lang", "en")
+        await page.reload()
+        await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
+        await page.get_by_role("button", name="Polski").click()
+        await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+        await browser.close()
