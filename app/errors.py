@@ -29,5 +29,4 @@ class Refusal(Exception):
     @property
     def message(self) -> str:
         """The refusal for people, in the current language."""
-        text = i18n.gettext(self.template)
-        return text % self.params if self.params else text
+        return i18n.fill(self.template, None, self.params)

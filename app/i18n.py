@@ -14,11 +14,12 @@ else the browser's Accept-Language, else English.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
@@ -26,6 +27,8 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from engines.core import Event, Term
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski"}
@@ -80,6 +83,24 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 _ = gettext
+
+
+def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
+    """An engine's or the app's message in the current language: the translated template
+    (its plural form for `params["count"]`), filled with the parameters, game words (`Term`s)
+    translated too. Seat references (`{p2}`) are left for the hub to name."""
+    if plural is not None:
+        text = ngettext(message, plural, int(params.get("count", 0)))
+    else:
+        text = gettext(message)
+    if not params:
+        return text
+    return text % {k: gettext(v.text) if isinstance(v, Term) else v for k, v in params.items()}
+
+
+def event_text(event: Event) -> str:
+    """A log line in the current language (events stored without params read as they are)."""
+    return fill(event.message, event.plural, event.params)
 
 
 def N_(message: str) -> str:

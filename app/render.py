@@ -72,6 +72,7 @@ def first_upper(text: object) -> str:
 
 
 templates.env.filters["first_upper"] = first_upper
+templates.env.filters["gettext"] = i18n.gettext
 
 
 def game_assets(game_id: str) -> list[tuple[str, str]]:

@@ -64,7 +64,7 @@ async def create_table(
     try:
         parsed = engine.parse_options(options)
     except GameError as exc:
-        raise Refusal("bad_options", exc.message, 400) from None
+        raise Refusal("bad_options", exc.template, 400, **exc.params) from None
     return await repo.create_room(
         session,
         host_id=host_id,

@@ -25,13 +25,20 @@ JSON = dict[str, Any]
 
 
 class GameError(Exception):
-    """Base of every refusal an engine can give; the state is left unchanged."""
+    """Base of every refusal an engine can give; the state is left unchanged.
+
+    `template` is the English message, with `%(name)s` placeholders filled from `params`
+    (numbers, `{pN}` seat references, `Term`s) — the server shows it in the reader's language;
+    `message` is the English text.
+    """
 
     code: ClassVar[str] = "game_error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = english(message, None, params)
+        super().__init__(self.message)
 
 
 class MalformedAction(GameError):
@@ -182,6 +189,64 @@ def copy_state(model: M) -> M:
 
 
 # --------------------------------------------------------------------------------------------
+# Words: engines speak English message templates and never translate them. A template is also
+# the message's id in the server's catalogues (app/locales); its parameters are numbers,
+# seat references (`who(seat)`, "{p2}") and `Term`s (game words the reader's language names).
+
+
+@dataclass(frozen=True)
+class Term:
+    """A game word shown in the reader's language — a card, a hazard, a colour. `text` is its
+    English name, which is also its message id in the catalogues."""
+
+    text: str
+
+
+class Forms(tuple[str, str]):
+    """The singular and plural English forms of a message; `params["count"]` chooses."""
+
+    __slots__ = ()
+
+    def __new__(cls, singular: str, plural: str) -> Forms:
+        return super().__new__(cls, (singular, plural))
+
+
+def tr(message: str) -> str:
+    """Mark a game word or message for the catalogues (engines never translate)."""
+    return message
+
+
+def forms(singular: str, plural: str) -> Forms:
+    """A message with a plural: `Event.public(forms("%(count)s gem", "%(count)s gems"),
+    count=n)`."""
+    return Forms(singular, plural)
+
+
+def english(message: str | Forms, plural: str | None, params: Mapping[str, Any]) -> str:
+    """A message in English: the form for `params["count"]`, `Term`s by their English name."""
+    if isinstance(message, Forms):
+        message, plural = message
+    if plural is not None and params.get("count") != 1:
+        message = plural
+    if not params:
+        return message
+    return message % {k: v.text if isinstance(v, Term) else v for k, v in params.items()}
+
+
+def params_to_json(params: Mapping[str, Any]) -> JSON:
+    """Parameters in plain JSON (a `Term` becomes {"term": its English name})."""
+    return {k: {"term": v.text} if isinstance(v, Term) else v for k, v in params.items()}
+
+
+def params_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Inverse of `params_to_json`."""
+    return {
+        k: Term(str(v["term"])) if isinstance(v, dict) and "term" in v else v
+        for k, v in data.items()
+    }
+
+
+# --------------------------------------------------------------------------------------------
 # Events: what happened, with its audience. `events_for` is the one place the log is redacted.
 
 
@@ -189,15 +254,25 @@ def copy_state(model: M) -> M:
 class Event:
     """One line of the game log.
 
-    `text` may name seats as `{p0}`, `{p1}`, …; the server fills in display names.
+    `message` is an English template (its id in the catalogues): `%(name)s` placeholders are
+    filled from `params`, `plural` is its plural form when `params["count"]` chooses one.
+    Texts may name seats as `{p0}`, `{p1}`, …; the server fills in display names. An event
+    without params is plain text (events stored before messages had params read as such).
     `seats=None` means every seat; otherwise only the listed seats see it.
     `spectators` says whether spectators see it (only meaningful with `seats=None`
     or when the text is the public half of a private/public pair).
     """
 
-    text: str
+    message: str
     seats: frozenset[Seat] | None = None
     spectators: bool = True
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The line in English, seats still as `{pN}`."""
+        return english(self.message, self.plural, self.params)
 
     def visible_to(self, seat: Seat | None) -> bool:
         """Whether `seat` (None = spectator) may read this event."""
@@ -207,41 +282,61 @@ class Event:
 
     def to_json(self) -> JSON:
         """Plain-JSON form, used to store events with the move."""
-        return {
-            "text": self.text,
+        data: JSON = {
+            "text": self.message,
             "seats": None if self.seats is None else sorted(self.seats),
             "spectators": self.spectators,
         }
+        if self.params:
+            data["params"] = params_to_json(self.params)
+        if self.plural is not None:
+            data["plural"] = self.plural
+        return data
 
     @classmethod
     def from_json(cls, data: JSON) -> Event:
         """Inverse of `to_json`."""
         seats = data.get("seats")
+        plural = data.get("plural")
         return cls(
-            text=str(data["text"]),
+            str(data["text"]),
             seats=None if seats is None else frozenset(int(s) for s in seats),
             spectators=bool(data.get("spectators", True)),
+            params=params_from_json(data.get("params") or {}),
+            plural=None if plural is None else str(plural),
         )
 
     @classmethod
-    def public(cls, text: str) -> Event:
+    def _make(
+        cls,
+        message: str | Forms,
+        seats: frozenset[Seat] | None,
+        spectators: bool,
+        params: Mapping[str, Any],
+    ) -> Event:
+        if isinstance(message, Forms):
+            return cls(message[0], seats, spectators, dict(params), message[1])
+        return cls(message, seats, spectators, dict(params))
+
+    @classmethod
+    def public(cls, message: str | Forms, **params: Any) -> Event:
         """Seen by everyone, spectators included."""
-        return cls(text)
+        return cls._make(message, None, True, params)
 
     @classmethod
-    def private(cls, seat: Seat, text: str) -> Event:
+    def private(cls, seat: Seat, message: str | Forms, **params: Any) -> Event:
         """Seen by one seat only."""
-        return cls(text, seats=frozenset({seat}), spectators=False)
+        return cls._make(message, frozenset({seat}), False, params)
 
     @classmethod
-    def others(cls, seat: Seat, num_players: int, text: str) -> Event:
+    def others(cls, seat: Seat, num_players: int, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat but `seat`, and by spectators (the public half of a secret)."""
-        return cls(text, seats=frozenset(range(num_players)) - {seat}, spectators=True)
+        return cls._make(message, frozenset(range(num_players)) - {seat}, True, params)
 
     @classmethod
-    def players_only(cls, text: str) -> Event:
+    def players_only(cls, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat, hidden from spectators."""
-        return cls(text, seats=None, spectators=False)
+        return cls._make(message, None, False, params)
 
 
 def who(seat: Seat) -> str:

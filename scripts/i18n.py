@@ -16,6 +16,37 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "app" / "locales"
 POT = LOCALES / "messages.pot"
 LANGUAGES = ("en", "pl")
+KEYWORDS = (
+    "N_",  # app messages translated where they are shown
+    "tr",  # game words and engine messages (engines.core.tr)
+    "forms:1,2",  # engines.core.forms(singular, plural)
+    "public",  # Event.public(message, …)
+    "private:2",  # Event.private(seat, message, …)
+    "others:3",  # Event.others(seat, num_players, message, …)
+    "players_only",
+    "IllegalAction",
+    "MalformedAction",
+    "GameError",
+)
+"""What marks a message in Python besides gettext's own names (`-k` of `pybabel extract`)."""
+
+
+def extract_args(output: Path) -> list[str]:
+    """The `pybabel extract` arguments writing every current message to `output`."""
+    keywords = [arg for k in KEYWORDS for arg in ("-k", k)]
+    return [
+        "extract",
+        "-F",
+        str(ROOT / "babel.cfg"),
+        *keywords,
+        "--no-wrap",
+        "--sort-by-file",
+        "--project",
+        "Stolik",
+        "-o",
+        str(output),
+        str(ROOT),
+    ]
 
 
 def run(*args: str) -> None:
@@ -23,20 +54,7 @@ def run(*args: str) -> None:
 
 
 def main() -> None:
-    run(
-        "extract",
-        "-F",
-        str(ROOT / "babel.cfg"),
-        "-k",
-        "N_",
-        "--no-wrap",
-        "--sort-by-file",
-        "--project",
-        "Stolik",
-        "-o",
-        str(POT),
-        str(ROOT),
-    )
+    run(*extract_args(POT))
     for lang in LANGUAGES:
         po = LOCALES / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():

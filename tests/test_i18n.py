@@ -10,6 +10,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
 from app import i18n
+from scripts.i18n import extract_args
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+)\}")
@@ -23,20 +24,7 @@ def placeholders(text: str) -> set[str]:
 def extracted(tmp_path_factory: pytest.TempPathFactory) -> set[str | tuple[str, ...]]:
     """Every message the code and templates use today (a fresh Babel extraction)."""
     pot = tmp_path_factory.mktemp("i18n") / "messages.pot"
-    CommandLineInterface().run(  # type: ignore[no-untyped-call]
-        [
-            "pybabel",
-            "-q",
-            "extract",
-            "-F",
-            str(ROOT / "babel.cfg"),
-            "-k",
-            "N_",
-            "-o",
-            str(pot),
-            str(ROOT),
-        ]
-    )
+    CommandLineInterface().run(["pybabel", "-q", *extract_args(pot)])  # type: ignore[no-untyped-call]
     with pot.open("rb") as f:
         return {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
 

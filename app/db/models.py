@@ -154,6 +154,8 @@ class RoomEvent(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(500))
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    """The English message's parameters (`text` is then the message id); None: plain text."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -27,6 +27,7 @@ from app.db.models import (
     utcnow,
 )
 from app.i18n import N_
+from engines.core import Event
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -307,9 +308,12 @@ async def playing_room_slugs(session: AsyncSession) -> list[str]:
     return list(result.scalars().all())
 
 
-async def add_room_event(session: AsyncSession, room_id: int, version: int, text: str) -> None:
-    """Store a log line about the table."""
-    session.add(RoomEvent(room_id=room_id, version=version, text=text))
+async def add_room_event(session: AsyncSession, room_id: int, version: int, event: Event) -> None:
+    """Store a log line about the table (its English message and parameters)."""
+    data = event.to_json()
+    session.add(
+        RoomEvent(room_id=room_id, version=version, text=data["text"], params=data.get("params"))
+    )
     await session.flush()
 
 

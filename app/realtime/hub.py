@@ -36,7 +36,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.protocol import Act
 from engines import get_engine
-from engines.core import Engine, Event, GameError, Seat, Step
+from engines.core import Engine, Event, GameError, Seat, Step, who
 
 logger = logging.getLogger(__name__)
 
@@ -186,7 +186,8 @@ class RoomHub:
             return
         moves = await repo.game_moves(session, game.id)
         notes = [
-            (n.version, Event.public(n.text)) for n in await repo.room_events(session, self.room_id)
+            (n.version, Event.from_json({"text": n.text, "params": n.params}))
+            for n in await repo.room_events(session, self.room_id)
         ]
         # "The game begins" (a table line at version 0), the opening's events, then each
         # version's move events followed by the table's own lines of that version.
@@ -277,7 +278,7 @@ class RoomHub:
         if self.game is None:
             return []
         return [
-            self.fill_names(e.text)
+            self.fill_names(i18n.event_text(e))
             for v, e in self.game.log
             if v > after_version and e.visible_to(seat)
         ]
@@ -356,7 +357,7 @@ class RoomHub:
                 acting=acting,
                 new_decision=acting,
             )
-            opening = "The game begins. Good luck!"
+            opening = Event.public(N_("The game begins. Good luck!"))
             async with self.sessions.begin() as session:
                 await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
@@ -388,7 +389,7 @@ class RoomHub:
                 version=0,
                 seed=seed,
                 seed_commitment=commitment,
-                log=[(0, Event.public(opening)), *((0, e) for e in opening_step.events)],
+                log=[(0, opening), *((0, e) for e in opening_step.events)],
                 prompt_version=dict.fromkeys(range(players), 0),
                 clock=clock,
             )
@@ -436,9 +437,9 @@ class RoomHub:
             if control == "resigned":
                 raise Refusal("resigned", N_("You resigned from this game."))
             if on and control is None:
-                await self._set_control(seat, "autopilot", f"{{p{seat}}} lets a bot play for them.")
+                await self._set_control(seat, "autopilot", N_("%(who)s lets a bot play for them."))
             elif not on and control in ("autopilot", "away"):
-                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
+                await self._set_control(seat, None, N_("%(who)s is back and plays again."))
             self.kick_bots()
 
     async def resign(self, user_id: int) -> None:
@@ -448,7 +449,7 @@ class RoomHub:
             if self.seats[seat].control == "resigned":
                 raise Refusal("resigned", N_("You have already resigned."))
             await self._set_control(
-                seat, "resigned", f"{{p{seat}}} resigned; a bot finishes their game."
+                seat, "resigned", N_("%(who)s resigned; a bot finishes their game.")
             )
             self.kick_bots()
 
@@ -483,7 +484,7 @@ class RoomHub:
                     wait=max(1, round(needed - away)),
                 )
             await self._set_control(
-                seat, "away", f"{{p{seat}}} is away; a bot plays for them until they return."
+                seat, "away", N_("%(who)s is away; a bot plays for them until they return.")
             )
             self.kick_bots()
 
@@ -518,7 +519,7 @@ class RoomHub:
                             raise _LostRace  # rolls the new room back
                     self.rematch_slug = room.slug
                     self.rematch_code = room.invite_code
-                    await self._note(f"{{p{seat}}} started a rematch.")
+                    await self._note(N_("%(who)s started a rematch."), who=who(seat))
                 except _LostRace:
                     # Another process linked a rematch first: everyone joins that one.
                     async with self.sessions() as session:
@@ -558,12 +559,14 @@ class RoomHub:
             raise Refusal("not_playing", N_("There is no game in progress."))
         return seat
 
-    async def _set_control(self, seat: Seat, control: str | None, text: str) -> None:
-        """Store who plays a seat now, with its log line (under the lock)."""
+    async def _set_control(self, seat: Seat, control: str | None, message: str) -> None:
+        """Store who plays a seat now, with its log line (under the lock); `message` names
+        the seat as `%(who)s`."""
+        line = Event.public(message, who=who(seat))
         async with self.sessions.begin() as session:
             await repo.set_control(session, self.room_id, seat, control)
             if self.game is not None:
-                await repo.add_room_event(session, self.room_id, self.game.version, text)
+                await repo.add_room_event(session, self.room_id, self.game.version, line)
             if control is None and self.game is not None and self.game.clock is not None:
                 clock = dict(self.game.clock)
                 clock["timeouts"] = {**clock["timeouts"], str(seat): 0}
@@ -571,16 +574,17 @@ class RoomHub:
                     self.game.clock = clock
         self.seats[seat] = replace(self.seats[seat], control=control)
         if self.game is not None:
-            self.game.log.append((self.game.version, Event.public(text)))
+            self.game.log.append((self.game.version, line))
         self._changed()
 
-    async def _note(self, text: str) -> None:
+    async def _note(self, message: str, **params: Any) -> None:
         """A log line about the table at the current version, stored."""
         if self.game is None:
             return
+        line = Event.public(message, **params)
         async with self.sessions.begin() as session:
-            await repo.add_room_event(session, self.room_id, self.game.version, text)
-        self.game.log.append((self.game.version, Event.public(text)))
+            await repo.add_room_event(session, self.room_id, self.game.version, line)
+        self.game.log.append((self.game.version, line))
 
     # ---- the move path --------------------------------------------------------------------------
 
@@ -610,10 +614,10 @@ class RoomHub:
                 action = engine.parse_action(msg.action)
                 step = engine.apply(game.state, seat, action)
             except GameError as exc:
-                raise Refusal(exc.code, exc.message) from None
+                raise Refusal(exc.code, exc.template, 409, **exc.params) from None
             if self.seats[seat].control is not None:
                 # Playing yourself takes the seat back from the bot.
-                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
+                await self._set_control(seat, None, N_("%(who)s is back and plays again."))
             return await self._commit(seat, action, step)
 
     async def _commit(
@@ -641,9 +645,11 @@ class RoomHub:
             timed_out=timed_out,
         )
         new_version = game.version + 1
-        notes: list[str] = []
+        notes: list[Event] = []
         if timed_out:
-            notes.append(f"{{p{seat}}} ran out of time; a bot chose for them.")
+            notes.append(
+                Event.public(N_("%(who)s ran out of time; a bot chose for them."), who=who(seat))
+            )
         away = (
             timed_out
             and self.seats[seat].control is None
@@ -651,8 +657,14 @@ class RoomHub:
         )
         if away:
             notes.append(
-                f"{{p{seat}}} ran out of time {clocks.TIMEOUTS_BEFORE_AWAY} times in a row; "
-                "a bot plays for them until they return."
+                Event.public(
+                    N_(
+                        "%(who)s ran out of time %(count)s times in a row; "
+                        "a bot plays for them until they return."
+                    ),
+                    who=who(seat),
+                    count=clocks.TIMEOUTS_BEFORE_AWAY,
+                )
             )
         async with self.sessions.begin() as session:
             ok = await repo.record_move(
@@ -667,8 +679,8 @@ class RoomHub:
                 clock=clock,
             )
             if ok:
-                for text in notes:
-                    await repo.add_room_event(session, self.room_id, new_version, text)
+                for note in notes:
+                    await repo.add_room_event(session, self.room_id, new_version, note)
                 if away:
                     await repo.set_control(session, self.room_id, seat, "away")
                 if result is not None:
@@ -681,7 +693,7 @@ class RoomHub:
         game.version = new_version
         game.clock = clock
         game.log.extend((new_version, e) for e in step.events)
-        game.log.extend((new_version, Event.public(text)) for text in notes)
+        game.log.extend((new_version, note) for note in notes)
         for s in changed:
             game.prompt_version[s] = new_version
         if away:
@@ -873,7 +885,7 @@ class RoomHub:
     async def _returned(self, seat: Seat) -> None:
         async with self.lock:
             if self.seats.get(seat) and self.seats[seat].control == "away":
-                await self._set_control(seat, None, f"{{p{seat}}} is back and plays again.")
+                await self._set_control(seat, None, N_("%(who)s is back and plays again."))
 
     def _changed(self) -> None:
         self.room_rev += 1

@@ -8,12 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from engines.core import tr
+
 CardKind = Literal["treasure", "hazard", "artifact"]
 
 TREASURE_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 5, 7, 7, 9, 11, 11, 13, 14, 15, 17)
-HAZARD_KINDS: tuple[str, ...] = ("snakes", "spiders", "mummies", "fire", "rockfall")
+HAZARD_KINDS: tuple[str, ...] = (
+    tr("snakes"),
+    tr("spiders"),
+    tr("mummies"),
+    tr("fire"),
+    tr("rockfall"),
+)
 HAZARD_COPIES = 3
-ARTIFACT_NAMES: tuple[str, ...] = ("idol", "mask", "necklace", "vase", "cup")
+ARTIFACT_NAMES: tuple[str, ...] = (tr("idol"), tr("mask"), tr("necklace"), tr("vase"), tr("cup"))
 
 ROUNDS = 5
 ARTIFACT_VALUES: tuple[int, ...] = (5, 5, 5, 10, 10)

@@ -20,8 +20,11 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    Term,
     copy_state,
+    forms,
     rank_by,
+    tr,
     who,
 )
 from engines.incan_gold.cards import (
@@ -42,7 +45,7 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    artifacts: bool = Field(default=True, description="Play with the five artifact cards")
+    artifacts: bool = Field(default=True, description=tr("Play with the five artifact cards"))
 
 
 class Torch(BaseModel):
@@ -148,11 +151,6 @@ def artifact_value(carried_before: int) -> int:
     return ARTIFACT_VALUES[min(carried_before, len(ARTIFACT_VALUES) - 1)]
 
 
-def gems(n: int) -> str:
-    """'1 gem', '3 gems'."""
-    return f"{n} gem" if n == 1 else f"{n} gems"
-
-
 def score(player: Player) -> int:
     """Tent total plus artifact values."""
     return player.tent + sum(player.artifacts)
@@ -181,7 +179,7 @@ class IncanGold(Engine[State, Any, Options]):
         options=Options,
         hidden_information=True,
         simultaneous=True,
-        summary="Push your luck through a temple: torch to go deeper, camp to keep your gems.",
+        summary=tr("Push your luck through a temple: torch to go deeper, camp to keep your gems."),
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
@@ -190,7 +188,9 @@ class IncanGold(Engine[State, Any, Options]):
         """Five artifacts assigned to the rounds, a random start player, round 1 under way."""
         opts = options
         if not self.spec.min_players <= num_players <= self.spec.max_players:
-            raise IllegalAction(f"Incan Gold needs 3 to 8 players, not {num_players}.")
+            raise IllegalAction(
+                "Incan Gold needs 3 to 8 players, not %(count)s.", count=num_players
+            )
         rng = Rng.from_seed(seed)
         state = State(
             num_players=num_players,
@@ -224,9 +224,11 @@ class IncanGold(Engine[State, Any, Options]):
             raise IllegalAction("Choose torch or camp.")
         new = copy_state(state)
         new.players[seat].choice = action.type
+        torch = action.type == "torch"
+        choice_text = tr("You chose the torch.") if torch else tr("You chose the camp.")
         events = [
-            Event.private(seat, f"You chose {action.type}."),
-            Event.others(seat, new.num_players, f"{who(seat)} has chosen."),
+            Event.private(seat, choice_text),
+            Event.others(seat, new.num_players, "%(who)s has chosen.", who=who(seat)),
         ]
         if not self.to_act(new):
             resolve_decision(new, events)
@@ -295,7 +297,8 @@ class IncanGold(Engine[State, Any, Options]):
         keys = {s: (scores[s], len(p.artifacts)) for s, p in enumerate(state.players)}
         ranks = rank_by(keys)
         winners = frozenset(s for s, r in ranks.items() if r == 1)
-        reason = "highest score" if len(winners) == 1 else "shared win (tied score and artifacts)"
+        tied = tr("shared win (tied score and artifacts)")
+        reason = tr("highest score") if len(winners) == 1 else tied
         return Outcome(scores, ranks, winners, reason)
 
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
@@ -346,10 +349,18 @@ def start_round(state: State, events: list[Event]) -> None:
         p.in_temple, p.haul, p.choice, p.last_choice = True, 0, None, None
     state.round_artifact = state.future_artifacts.pop(0) if state.future_artifacts else None
     state.deck = state.rng.shuffled(deck_for_round(state))
-    events.append(Event.public(f"Round {state.round} begins; {who(state.start_player)} leads."))
+    events.append(
+        Event.public(
+            "Round %(round)s begins; %(who)s leads.",
+            round=state.round,
+            who=who(state.start_player),
+        )
+    )
     if state.round_artifact is not None:
-        name = card(state.round_artifact).name
-        events.append(Event.public(f"This round's artifact, the {name}, joins the deck."))
+        name = Term(card(state.round_artifact).name)
+        events.append(
+            Event.public("This round's artifact, the %(name)s, joins the deck.", name=name)
+        )
     reveal_opening(state, events)
 
 
@@ -378,21 +389,34 @@ def reveal_next(state: State, events: list[Event]) -> bool:
         pc.remainder = rest
         events.append(
             Event.public(
-                f"Treasure {c.value}: {share} each to {len(inside)} explorer(s), "
-                f"{rest} left on the card."
+                forms(
+                    "Treasure %(value)s: %(share)s each to %(count)s explorer, "
+                    "%(rest)s left on the card.",
+                    "Treasure %(value)s: %(share)s each to %(count)s explorers, "
+                    "%(rest)s left on the card.",
+                ),
+                value=c.value,
+                share=share,
+                count=len(inside),
+                rest=rest,
             )
         )
         return False
     if c.kind == "artifact":
-        events.append(Event.public(f"An artifact, the {c.name}, lies on the path."))
+        events.append(
+            Event.public("An artifact, the %(name)s, lies on the path.", name=Term(c.name))
+        )
         return False
     if is_duplicate_hazard(state, c.id):
         events.append(
-            Event.public(f"A second {c.hazard} card: everyone inside flees empty-handed!")
+            Event.public(
+                "A second %(hazard)s card: everyone inside flees empty-handed!",
+                hazard=Term(c.hazard),
+            )
         )
         flee(state, c, events)
         return True
-    events.append(Event.public(f"Hazard: {c.hazard}. Nothing happens, yet."))
+    events.append(Event.public("Hazard: %(hazard)s. Nothing happens, yet.", hazard=Term(c.hazard)))
     return False
 
 
@@ -419,9 +443,11 @@ def resolve_decision(state: State, events: list[Event]) -> None:
         p.last_choice, p.choice = p.choice, None
     stayers = [s for s in inside if s not in leavers]
     if leavers:
-        events.append(Event.public("Back to camp: " + ", ".join(who(s) for s in leavers) + "."))
+        names = ", ".join(who(s) for s in leavers)
+        events.append(Event.public("Back to camp: %(names)s.", names=names))
     if stayers:
-        events.append(Event.public("Deeper in: " + ", ".join(who(s) for s in stayers) + "."))
+        names = ", ".join(who(s) for s in stayers)
+        events.append(Event.public("Deeper in: %(names)s.", names=names))
     if leavers:
         leave(state, leavers, events)
     if not explorers(state):
@@ -457,9 +483,27 @@ def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
         p.tent += gained
         p.haul = 0
         p.in_temple = False
-        events.append(Event.private(s, f"You put {gems(gained)} into your tent."))
+        events.append(
+            Event.private(
+                s,
+                forms(
+                    "You put %(count)s gem into your tent.",
+                    "You put %(count)s gems into your tent.",
+                ),
+                count=gained,
+            )
+        )
         if share:
-            events.append(Event.public(f"{who(s)} picks up {gems(share)} from the path."))
+            events.append(
+                Event.public(
+                    forms(
+                        "%(who)s picks up %(count)s gem from the path.",
+                        "%(who)s picks up %(count)s gems from the path.",
+                    ),
+                    who=who(s),
+                    count=share,
+                )
+            )
 
 
 def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:
@@ -475,7 +519,14 @@ def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:
         state.artifacts_carried += 1
         p.artifacts.append(value)
         p.artifact_names.append(c.name)
-        events.append(Event.public(f"{who(seat)} carries out the {c.name} (worth {value})."))
+        events.append(
+            Event.public(
+                "%(who)s carries out the %(name)s (worth %(value)s).",
+                who=who(seat),
+                name=Term(c.name),
+                value=value,
+            )
+        )
     state.path = keep
 
 
@@ -498,7 +549,7 @@ def end_round(state: State, events: list[Event], summary: RoundSummary) -> None:
     state.deck = []
     for p in state.players:
         p.choice = None
-    events.append(Event.public(f"Round {state.round} is over."))
+    events.append(Event.public("Round %(round)s is over.", round=state.round))
     if state.round >= ROUNDS:
         state.over = True
         state.path = []

@@ -98,3 +98,4 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
         await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
         await browser.close()
     await other.close()
+    await host.close()

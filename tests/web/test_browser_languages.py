@@ -60,6 +60,7 @@ async def english_on(page: Any, messages: list[str], where: str = CHROME) -> lis
 
 async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
     need_chromium()
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
     from playwright.async_api import async_playwright, expect
 
     messages = english_only_messages()
@@ -91,7 +92,7 @@ async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
         await page.get_by_role("button", name="Zacznij grę").click()
         await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
         await expect(page.locator(".seat.mine")).to_contain_text("Zoë Łucja (ty)")
-        assert await english_on(page, messages) == []
+        assert await english_on(page, messages, "body") == []
         await page.screenshot(path=SHOTS / "pl_table_laptop.png", full_page=True)
 
         phone_ctx = await browser.new_context(viewport=PHONE, locale="pl-PL")
@@ -105,12 +106,43 @@ async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
         await phone.screenshot(path=SHOTS / "pl_table_phone.png", full_page=True)
         await assert_fits_phone(phone)
 
+        # Incan Gold played to the end in Polish: board, own area and log, every screen.
+        deeper = 0
+        for _ in range(300):
+            if await page.get_by_role("button", name="Zagraj jeszcze raz").count():
+                break
+            torch = page.locator("#me button.torch:enabled")
+            if await torch.count():
+                assert await english_on(page, messages, "body") == []
+                choice = "torch" if deeper < 2 else "camp"
+                deeper = 0 if choice == "camp" else deeper + 1
+                version = await page.locator("#board").get_attribute("data-version")
+                try:
+                    await page.locator(f"#me button.{choice}").click(timeout=3000)
+                except PlaywrightTimeout:
+                    continue
+                await expect(page.locator("#board")).not_to_have_attribute(
+                    "data-version", version or ""
+                )
+            else:
+                await page.wait_for_timeout(100)
+        await expect(page.locator("#board .result-banner")).to_contain_text("wygrywa")
+        await expect(page.locator("#board .score-chart figcaption")).to_have_text(
+            "Skarby w namiotach po każdej rundzie"
+        )
+        await expect(page.locator("#log")).to_contain_text("Koniec gry; otwieramy namioty.")
+        assert await english_on(page, messages, "body") == []
+        await page.screenshot(path=SHOTS / "pl_incan_gold_end_laptop.png", full_page=True)
+
         # The header's switch: English now, on this page, and kept; then Polish again.
         await page.get_by_role("button", name="English").click()
-        await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
+        await expect(page.locator("#me")).to_contain_text("Play again")
         await expect(page.locator("html")).to_have_attribute("lang", "en")
+        await expect(page.locator("#log")).to_contain_text(
+            "The game is over; the tents are opened."
+        )
         await page.reload()
-        await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
+        await expect(page.locator("#me")).to_contain_text("Play again")
         await page.get_by_role("button", name="Polski").click()
-        await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+        await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
         await browser.close()

@@ -68,7 +68,7 @@ async def test_full_game_three_seats_and_a_spectator(server: Server) -> None:
                 assert_no_leak(json.loads(raw), viewer)
         # Each seat's private lines are exactly its own choices, never another seat's.
         for i, client in enumerate(seats):
-            mine = [f"You chose {c}." for s, c in moves if s == i]
+            mine = [f"You chose the {c}." for s, c in moves if s == i]
             got = [
                 line for st in client.states for line in st["log"] if line.startswith("You chose")
             ]
@@ -104,7 +104,7 @@ async def test_reconnect_gets_the_same_view_and_full_log(server: Server) -> None
         await again.connect(table["slug"])
         await again.wait_version(1)
         assert again.view == view_before
-        assert "You chose camp." in again.states[-1]["log"]
+        assert "You chose the camp." in again.states[-1]["log"]
         n = len(again.states)
         await again.send({"type": "sync", "version": 0})
         await again.wait_for(lambda p: len(p.states) > n)

@@ -182,7 +182,7 @@ async def table_page(
         return templates.TemplateResponse(
             request,
             "error.html",
-            {"user": user, "title": "Table not available", "message": exc.message},
+            {"user": user, "title": i18n.gettext("Table not available"), "message": exc.message},
             status_code=exc.status,
         )
     ws_url = f"/ws/t/{slug}" + (f"?code={quote(code)}" if code else "")

@@ -1,0 +1,1 @@
+"""Developer scripts: golden playthroughs, message catalogues."""
