@@ -22,6 +22,7 @@ from app.db.session import make_engine, make_session_factory, upgrade_database
 from app.errors import Refusal
 from app.i18n import LanguageMiddleware
 from app.realtime.hub import Hubs, Runtime
+from engines.core import params_to_json
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -75,7 +76,15 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     @app.exception_handler(Refusal)
     async def room_error(_request: Request, exc: Refusal) -> Response:
         return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+            {
+                "error": {
+                    "code": exc.code,
+                    "message": exc.message,
+                    "key": exc.template,
+                    "params": params_to_json(exc.params),
+                }
+            },
+            status_code=exc.status,
         )
 
     return app

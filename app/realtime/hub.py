@@ -283,6 +283,26 @@ class RoomHub:
             if v > after_version and e.visible_to(seat)
         ]
 
+    def entries_for(self, seat: Seat | None, after_version: int = -1) -> list[dict[str, Any]]:
+        """The same lines as `log_for`, for JSON clients: the English message id, its plural
+        form, the parameters (seats as `{pN}`), the version, and the text as `log_for` has it."""
+        if self.game is None:
+            return []
+        entries = []
+        for v, e in self.game.log:
+            if v > after_version and e.visible_to(seat):
+                data = e.to_json()
+                entries.append(
+                    {
+                        "version": v,
+                        "key": data["text"],
+                        "plural": data.get("plural"),
+                        "params": data.get("params", {}),
+                        "text": self.fill_names(i18n.event_text(e)),
+                    }
+                )
+        return entries
+
     # ---- room operations ------------------------------------------------------------------------
 
     async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:

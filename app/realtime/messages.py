@@ -91,6 +91,7 @@ def state_json(hub: RoomHub, seat: int | None, after_version: int) -> dict[str, 
     version = game.version if game else 0
     view = game.engine.view(game.state, seat) if game else None
     log = hub.log_for(seat, after_version)
-    msg = state_message(version, view or {}, log)
+    entries = hub.entries_for(seat, after_version)
+    msg = state_message(version, view or {}, log, entries)
     msg["room"] = room_info(hub, seat)
     return msg

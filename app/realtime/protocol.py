@@ -12,12 +12,14 @@ JSON, which the tests, the benchmark and future bots use.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from app.errors import Refusal
 from app.i18n import N_
+from engines.core import params_to_json
 
 
 class ClientMessage(BaseModel):
@@ -99,14 +101,30 @@ def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
 # ---- server → client (JSON form) ---------------------------------------------------------------
 
 
-def state_message(version: int, view: dict[str, Any], log: list[str]) -> dict[str, Any]:
-    """The state at `version` as one seat sees it, with the log lines it may read."""
-    return {"type": "state", "version": version, "view": view, "log": log}
+def state_message(
+    version: int,
+    view: dict[str, Any],
+    log: list[str],
+    entries: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The state at `version` as one seat sees it, with the log lines it may read (`log`, in
+    the reader's language; `entries`, the same lines as message ids and parameters)."""
+    msg = {"type": "state", "version": version, "view": view, "log": log}
+    if entries is not None:
+        msg["entries"] = entries
+    return msg
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    """A refusal; nothing changed."""
-    return {"type": "error", "code": code, "message": message}
+def error_message(
+    code: str, message: str, key: str | None = None, params: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A refusal; nothing changed. `message` is in the reader's language; `key` (the English
+    message id) and `params` let a client render it itself."""
+    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if key is not None:
+        msg["key"] = key
+        msg["params"] = params_to_json(params or {})
+    return msg
 
 
 def presence_message(online: list[int]) -> dict[str, Any]:

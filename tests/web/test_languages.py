@@ -102,3 +102,35 @@ async def test_two_languages_at_one_table(server: Server) -> None:
     finally:
         for p in players:
             await p.close()
+
+
+async def test_json_clients_get_message_ids_and_their_language(server: Server) -> None:
+    """A JSON client asking for Polish reads Polish lines and refusals, each with its English
+    message id and parameters, so it may render them itself."""
+    players, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
+    ala = players[0]
+    url = f"{server.ws_url}/ws/t/{table['slug']}?format=json&lang=pl"
+    try:
+        async with connect(url, additional_headers={"Cookie": ala.cookie, **ENGLISH}) as ws:
+            state = json.loads(await frames_until(ws, lambda f: json.loads(f)["type"] == "state"))
+            begins = state["entries"][0]
+            assert begins["key"] == "The game begins. Good luck!"
+            assert begins["text"] == "Gra się zaczyna. Powodzenia!" == state["log"][0]
+            round_line = next(e for e in state["entries"] if e["key"].startswith("Round %"))
+            assert round_line["params"]["round"] == 1
+            assert round_line["text"].startswith("Zaczyna się runda 1; prowadzi ")
+            assert [e["text"] for e in state["entries"]] == state["log"]
+            await ws.send(json.dumps({"type": "act", "version": 999, "action": {"type": "x"}}))
+            error = json.loads(await frames_until(ws, lambda f: json.loads(f)["type"] == "error"))
+            assert error["code"] == "malformed_action" or error["code"] == "stale"
+            assert error["key"] and error["message"] != error["key"]
+        r = await ala.http.post(f"/api/tables/{table['slug']}/start?lang=pl")
+        assert r.json()["error"] == {
+            "code": "already_started",
+            "message": "Gra już się zaczęła.",
+            "key": "The game has already started.",
+            "params": {},
+        }
+    finally:
+        for p in players:
+            await p.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import render
+from app import i18n, render
 from app.core.config import Settings
 from app.errors import Refusal
 from app.i18n import N_
@@ -39,13 +39,14 @@ def _user_id(ws: WebSocket) -> int | None:
 
 
 async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: int) -> None:
-    """Accept only to say why, then close."""
+    """Accept only to say why (in the reader's language), then close."""
     await ws.accept()
+    text = i18n.gettext(message)
     if fmt == "json":
-        await ws.send_json(error_message(code, message))
+        await ws.send_json(error_message(code, text, message, {}))
     else:
-        await ws.send_text(render.error_html(code, message))
-    await ws.close(close_code, message[:120])
+        await ws.send_text(render.error_html(code, text))
+    await ws.close(close_code, text.encode()[:120].decode(errors="ignore"))
 
 
 async def _send(ws: WebSocket, conn: Connection, data: Any) -> None:
@@ -61,9 +62,11 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
     while True:
         kind, payload = await conn.queue.get()
         if kind == "error":
-            code, message = payload
+            code, message, template, params = payload
             data: Any = (
-                error_message(code, message) if json_fmt else render.error_html(code, message)
+                error_message(code, message, template, params)
+                if json_fmt
+                else render.error_html(code, message)
             )
             await _send(ws, conn, data)
         elif kind == "state":
@@ -151,7 +154,7 @@ async def _handle(
             )
             await hub.chat(uid, msg.text, limits)
     except Refusal as exc:
-        conn.notify("error", (exc.code, exc.message))
+        conn.notify("error", (exc.code, exc.message, exc.template, exc.params))
         if exc.code in ("stale", "conflict"):
             conn.log_version = -1
             conn.notify("state", "force")
