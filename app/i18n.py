@@ -95,7 +95,24 @@ def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
         text = gettext(message)
     if not params:
         return text
-    return text % {k: gettext(v.text) if isinstance(v, Term) else v for k, v in params.items()}
+    return text % {k: term(v) if isinstance(v, Term) else v for k, v in params.items()}
+
+
+def term(word: Term) -> str:
+    """A game word in the current language."""
+    if word.context is None:
+        return gettext(word.text)
+    return pgettext(word.context, word.text)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the current language, in `context`."""
+    return str(translations(current()).pgettext(context, message))
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """The form for `n`, in `context`."""
+    return str(translations(current()).npgettext(context, singular, plural, n))
 
 
 def event_text(event: Event) -> str:
@@ -106,6 +123,16 @@ def event_text(event: Event) -> str:
 def N_(message: str) -> str:
     """Mark a message for extraction; it is translated later, where it is shown."""
     return message
+
+
+GAME_TITLES = (
+    N_("Incan Gold"),
+    N_("Racing Hedgehogs"),
+    N_("Karmaka"),
+    N_("Ganges: Cards & Karma"),
+    N_("Dreadful Circus"),
+)
+"""Every game's title, for the catalogues (a test keeps it in step with the engines)."""
 
 
 def negotiate(accept_language: str | None) -> str:

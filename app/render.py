@@ -18,11 +18,19 @@ from engines import ENGINES, REGISTRY
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
-    i18n.gettext, i18n.ngettext, newstyle=True
+    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
 templates.env.globals["languages"] = i18n.LANGUAGES
-templates.env.globals["game_titles"] = {gid: e.spec.title for gid, e in REGISTRY.items()}
+
+
+def game_title(game_id: str) -> str:
+    """A game's title in the current language (its id when it is not a registered game)."""
+    engine = REGISTRY.get(game_id)
+    return i18n.gettext(engine.spec.title) if engine is not None else game_id
+
+
+templates.env.globals["game_title"] = game_title
 templates.env.globals["engines"] = ENGINES
 templates.env.filters["tojson_attr"] = lambda v: json.dumps(v, separators=(",", ":"))
 

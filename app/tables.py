@@ -17,7 +17,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.hub import Hubs
 from engines import ENGINES, REGISTRY
-from engines.core import Engine, GameError
+from engines.core import Engine, GameError, Term
 
 
 def has_screen(game_id: str) -> bool:
@@ -53,7 +53,7 @@ async def create_table(
             "bad_seats",
             N_("%(title)s is for %(low)s to %(high)s players."),
             400,
-            title=spec.title,
+            title=Term(spec.title),
             low=spec.min_players,
             high=spec.max_players,
         )

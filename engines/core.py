@@ -197,9 +197,11 @@ def copy_state(model: M) -> M:
 @dataclass(frozen=True)
 class Term:
     """A game word shown in the reader's language — a card, a hazard, a colour. `text` is its
-    English name, which is also its message id in the catalogues."""
+    English name, which is also its message id in the catalogues; `context` tells apart the
+    same English word in two games ("red" hedgehog and "red" die differ in Polish)."""
 
     text: str
+    context: str | None = None
 
 
 class Forms(tuple[str, str]):
@@ -213,6 +215,12 @@ class Forms(tuple[str, str]):
 
 def tr(message: str) -> str:
     """Mark a game word or message for the catalogues (engines never translate)."""
+    return message
+
+
+def trc(context: str, message: str) -> str:
+    """Mark a game word with its context (see `Term.context`)."""
+    del context
     return message
 
 
@@ -234,14 +242,22 @@ def english(message: str | Forms, plural: str | None, params: Mapping[str, Any])
 
 
 def params_to_json(params: Mapping[str, Any]) -> JSON:
-    """Parameters in plain JSON (a `Term` becomes {"term": its English name})."""
-    return {k: {"term": v.text} if isinstance(v, Term) else v for k, v in params.items()}
+    """Parameters in plain JSON (a `Term` becomes {"term": its English name[, "context"]})."""
+    return {k: _term_json(v) if isinstance(v, Term) else v for k, v in params.items()}
+
+
+def _term_json(term: Term) -> JSON:
+    return (
+        {"term": term.text}
+        if term.context is None
+        else {"term": term.text, "context": term.context}
+    )
 
 
 def params_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     """Inverse of `params_to_json`."""
     return {
-        k: Term(str(v["term"])) if isinstance(v, dict) and "term" in v else v
+        k: Term(str(v["term"]), v.get("context")) if isinstance(v, dict) and "term" in v else v
         for k, v in data.items()
     }
 

@@ -19,6 +19,7 @@ LANGUAGES = ("en", "pl")
 KEYWORDS = (
     "N_",  # app messages translated where they are shown
     "tr",  # game words and engine messages (engines.core.tr)
+    "trc:1c,2",  # a game word with its context (engines.core.trc)
     "forms:1,2",  # engines.core.forms(singular, plural)
     "public",  # Event.public(message, …)
     "private:2",  # Event.private(seat, message, …)

@@ -120,3 +120,11 @@ def test_a_stored_choice_wins_over_cookie_and_browser() -> None:
     assert i18n.choose(None, "pl", "en") == "pl"
     assert i18n.choose(None, "xx", "pl") == "pl"
     assert i18n.choose("xx", None, None) == "en"
+
+
+def test_every_game_title_is_in_the_catalogues() -> None:
+    from engines import REGISTRY
+
+    assert sorted(e.spec.title for e in REGISTRY.values()) == sorted(i18n.GAME_TITLES)
+    with i18n.use("pl"):
+        assert i18n.gettext("Racing Hedgehogs") == "Pędzące Jeże"

@@ -36,7 +36,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.protocol import Act
 from engines import get_engine
-from engines.core import Engine, Event, GameError, Seat, Step, who
+from engines.core import Engine, Event, GameError, Seat, Step, Term, who
 
 logger = logging.getLogger(__name__)
 
@@ -359,7 +359,7 @@ class RoomHub:
                 raise Refusal(
                     "not_enough_players",
                     N_("%(title)s needs at least %(low)s players; %(seated)s seated."),
-                    title=spec.title,
+                    title=Term(spec.title),
                     low=spec.min_players,
                     seated=players,
                 )

@@ -46,7 +46,7 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
     info: dict[str, Any] = {
         "slug": hub.slug,
         "game": hub.game_id,
-        "title": hub.engine.spec.title,
+        "title": i18n.gettext(hub.engine.spec.title),
         "status": hub.status,
         "private": hub.private,
         "num_seats": hub.num_seats,

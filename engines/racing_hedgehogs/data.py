@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engines.core import trc
+
 
 class Colour(StrEnum):
     """A hedgehog's colour; each colour also names a suit of cards."""
@@ -34,6 +36,14 @@ class Suit(StrEnum):
 
 
 COLOURS: tuple[Colour, ...] = tuple(Colour)
+COLOUR_WORDS: tuple[str, ...] = (
+    trc("hedgehog", "yellow"),
+    trc("hedgehog", "red"),
+    trc("hedgehog", "green"),
+    trc("hedgehog", "violet"),
+    trc("hedgehog", "rainbow"),
+)
+"""The colours as words for the catalogues (a screen shows them in the reader's language)."""
 """Hedgehogs in their canonical order (views, legal actions, determinism)."""
 
 SUITS: tuple[Suit, ...] = tuple(Suit)

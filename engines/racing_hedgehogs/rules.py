@@ -27,8 +27,12 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    Term,
     copy_state,
+    forms,
     rank_by,
+    tr,
+    who,
 )
 from engines.racing_hedgehogs.data import (
     COLOURS,
@@ -60,7 +64,9 @@ class Options(BaseModel):
 
     advanced_scoring: bool = Field(
         default=False,
-        description="Advanced scoring: pairs of one-plus cards ×5, two-plus cards ×2, finish +6",
+        description=tr(
+            "Advanced scoring: pairs of one-plus cards ×5, two-plus cards ×2, finish +6"
+        ),
     )
 
 
@@ -340,13 +346,26 @@ def deal_round(state: State, events: list[Event]) -> None:
     state.positions = dict.fromkeys(COLOURS, START)
     state.plays = []
     state.current = state.starter
-    aside = f" {k} cards are set aside unseen." if k else ""
+    params = {"round": state.round, "rounds": rounds_in_game(n), "count": size}
     events.append(
         Event.public(
-            f"Round {state.round} of {rounds_in_game(n)} begins: {size} cards each;{aside} "
-            f"{{p{state.starter}}} starts."
+            forms(
+                "Round %(round)s of %(rounds)s begins: %(count)s card each.",
+                "Round %(round)s of %(rounds)s begins: %(count)s cards each.",
+            ),
+            **params,
         )
     )
+    if k:
+        events.append(
+            Event.public(
+                forms(
+                    "%(count)s card is set aside unseen.", "%(count)s cards are set aside unseen."
+                ),
+                count=k,
+            )
+        )
+    events.append(Event.public("%(who)s starts.", who=who(state.starter)))
 
 
 def end_round(state: State, finisher: Seat, hedgehog: Colour, events: list[Event]) -> None:
@@ -369,18 +388,24 @@ def end_round(state: State, finisher: Seat, hedgehog: Colour, events: list[Event
     )
     events.append(
         Event.public(
-            f"Round {state.round} ends: {{p{finisher}}} brought the {hedgehog.value} hedgehog "
-            f"home (+{finish_bonus(state.advanced_scoring)})."
+            "Round %(round)s ends: %(who)s brought the %(colour)s hedgehog home (+%(bonus)s).",
+            round=state.round,
+            who=who(finisher),
+            colour=Term(hedgehog.value, "hedgehog"),
+            bonus=finish_bonus(state.advanced_scoring),
         )
     )
-    for s, p in enumerate(players):
-        floor = " (a negative round counts as 0)" if p.total < 0 else ""
-        events.append(Event.public(f"{{p{s}}} scores {p.points}{floor}."))
+    for seat, p in enumerate(players):
+        if p.total < 0:
+            message = tr("%(who)s scores %(points)s (a negative round counts as 0).")
+        else:
+            message = tr("%(who)s scores %(points)s.")
+        events.append(Event.public(message, who=who(seat), points=p.points))
     if is_game_over(state):
         state.current = None
         state.hands = [[] for _ in range(n)]
         state.removed = []
-        events.append(Event.public(game_over_text(final_outcome(state))))
+        events.append(game_over_event(final_outcome(state)))
         return
     state.round += 1
     state.starter = next_starter(state.starter, n)
@@ -394,11 +419,11 @@ def final_outcome(state: State) -> Outcome:
     ranks = rank_by({s: (tot[s], last[s]) for s in seats})
     winners = frozenset(s for s in seats if ranks[s] == 1)
     if len(winners) > 1:
-        reason = "shared win: tied on total and on last-round points"
+        reason = tr("shared win: tied on total and on last-round points")
     elif sum(1 for s in seats if tot[s] == max(tot)) > 1:
-        reason = "highest total, tie broken by last-round points"
+        reason = tr("highest total, tie broken by last-round points")
     else:
-        reason = "highest total"
+        reason = tr("highest total")
     details: JSON = {
         "rounds": [[p.points for p in r.players] for r in state.results],
         "last_round_points": last,
@@ -406,12 +431,28 @@ def final_outcome(state: State) -> Outcome:
     return Outcome({s: tot[s] for s in seats}, ranks, winners, reason, details)
 
 
-def game_over_text(outcome: Outcome) -> str:
+def game_over_event(outcome: Outcome) -> Event:
     """The closing log line: the winner(s) and the reason."""
-    names = " and ".join(f"{{p{s}}}" for s in sorted(outcome.winners))
+    winners = [who(s) for s in sorted(outcome.winners)]
     best = max(outcome.scores.values())
-    verb = "share the win" if len(outcome.winners) > 1 else "wins"
-    return f"Game over: {names} {verb} with {best} points ({outcome.reason})."
+    reason = Term(outcome.reason)
+    if len(winners) > 1:
+        return Event.public(
+            "Game over: %(names)s and %(last)s share the win with %(points)s points (%(reason)s).",
+            names=", ".join(winners[:-1]),
+            last=winners[-1],
+            points=best,
+            reason=reason,
+        )
+    return Event.public(
+        forms(
+            "Game over: %(who)s wins with %(count)s point (%(reason)s).",
+            "Game over: %(who)s wins with %(count)s points (%(reason)s).",
+        ),
+        who=winners[0],
+        count=best,
+        reason=reason,
+    )
 
 
 # ---- the engine --------------------------------------------------------------------------------
@@ -428,7 +469,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         options=Options,
         hidden_information=True,
         simultaneous=False,
-        summary="Move the hedgehogs whose cards you hold forward, and end the race in time.",
+        summary=tr("Move the hedgehogs whose cards you hold forward, and end the race in time."),
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
@@ -438,7 +479,10 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         opts = options
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise IllegalAction(
-                f"Racing Hedgehogs needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}."
+                "Racing Hedgehogs needs %(low)s to %(high)s players, not %(count)s.",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                count=num_players,
             )
         rng = Rng.from_seed(seed)
         # The seed lets whoever last ate an apple start; a server has no apples, so: random.
@@ -477,13 +521,18 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
             raise IllegalAction("Play a card from your hand.")
         card = action.card
         if card not in state.hands[seat]:
-            raise IllegalAction(f"You do not hold a {card.text} card.")
+            raise IllegalAction(
+                "You do not hold a %(suit)s+%(pluses)s card.",
+                suit=Term(card.suit.value, "hedgehog"),
+                pluses=card.pluses,
+            )
         if card.colour is None and action.hedgehog is None:
             raise IllegalAction("A rainbow card is a joker: name the hedgehog it moves.")
         if card.colour is not None and action.hedgehog not in (None, card.colour):
             raise IllegalAction(
-                f"A {card.suit.value} card moves the {card.suit.value} hedgehog; "
-                "only a rainbow joker lets you choose."
+                "A %(colour)s card moves the %(colour)s hedgehog; "
+                "only a rainbow joker lets you choose.",
+                colour=Term(card.suit.value, "hedgehog"),
             )
         hedgehog = moved_hedgehog(card, action.hedgehog)
         assert hedgehog is not None  # checked just above
@@ -496,12 +545,24 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         new.plays.append(
             Play(seat=seat, card=card, hedgehog=hedgehog, moved_from=start, moved_to=end)
         )
-        where = "onto the finish" if end == FINISH else f"to field {end}"
-        events = [
-            Event.public(
-                f"{{p{seat}}} plays {card.text} and moves the {hedgehog.value} hedgehog {where}."
+        if end == FINISH:
+            message = tr(
+                "%(who)s plays %(suit)s+%(pluses)s and moves the %(colour)s hedgehog "
+                "onto the finish."
             )
-        ]
+        else:
+            message = tr(
+                "%(who)s plays %(suit)s+%(pluses)s and moves the %(colour)s hedgehog "
+                "to field %(field)s."
+            )
+        params = {
+            "who": who(seat),
+            "suit": Term(card.suit.value, "hedgehog"),
+            "pluses": card.pluses,
+            "colour": Term(hedgehog.value, "hedgehog"),
+            "field": end,
+        }
+        events = [Event.public(message, **params)]
         if is_round_over(new.positions):
             end_round(new, seat, hedgehog, events)
         else:

@@ -64,6 +64,16 @@ def room_of(player: Player) -> dict[str, Any]:
     return room
 
 
+async def my_turn_alone(player: Player) -> None:
+    """Wait until only seat 0 (the person) must act, or the game is over."""
+    await player.wait_for(
+        lambda p: (
+            bool(p.states) and (room_of(p)["status"] == "finished" or room_of(p)["to_act"] == [0])
+        ),
+        timeout=60,
+    )
+
+
 async def play_until_over(
     server: Server, slug: str, player: Player, seat: int, *, seed: int = 0, limit: int = 3000
 ) -> int:

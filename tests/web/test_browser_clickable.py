@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import Server
 from tests.web.browser import LAPTOP, PHONE, SHOTS, launch, need_chromium, open_as
-from tests.web.clients import Player, hub_of
-from tests.web.tables import PLAYERS, app_of, bot_table, room_of
+from tests.web.clients import hub_of
+from tests.web.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
 
 pytestmark = pytest.mark.browser
 
@@ -23,16 +23,6 @@ TARGETS = (
 )
 CHECKS_AT = (0, 3, 7)
 """The person's decisions at which the pages are checked."""
-
-
-async def my_turn_alone(player: Player) -> None:
-    """Wait until only seat 0 (the person) must act, or the game is over."""
-    await player.wait_for(
-        lambda p: (
-            bool(p.states) and (room_of(p)["status"] == "finished" or room_of(p)["to_act"] == [0])
-        ),
-        timeout=60,
-    )
 
 
 async def uncovered(page: Any, version: int) -> tuple[int, list[str]]:

@@ -7,6 +7,7 @@ Screenshots: artifacts/screenshots/pl_*.png — look at them.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -15,7 +16,17 @@ from babel.messages.pofile import read_po
 
 from app import i18n
 from tests.conftest import Server
-from tests.web.browser import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
+from tests.web.browser import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    assert_fits_phone,
+    launch,
+    need_chromium,
+    open_as,
+)
+from tests.web.clients import hub_of
+from tests.web.tables import app_of, bot_table, my_turn_alone, room_of
 
 pytestmark = pytest.mark.browser
 
@@ -146,3 +157,45 @@ async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
         await page.get_by_role("button", name="Polski").click()
         await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
         await browser.close()
+
+
+TRANSLATED = ["incan_gold", "racing_hedgehogs"]
+"""The games whose every word is in the catalogues so far (babel.cfg)."""
+
+
+@pytest.mark.parametrize("game", TRANSLATED)
+async def test_a_whole_game_reads_polish(sqlite_server: Server, game: str) -> None:
+    """A person plays a whole game against bots from their Polish browser's seat: at each of
+    their decisions and at the end, the page shows no message of the English catalogue."""
+    need_chromium()
+    from playwright.async_api import async_playwright, expect
+
+    messages = english_only_messages()
+    people, table = await bot_table(sqlite_server, game)
+    me = people[0]
+    await me.connect(table["slug"])
+    url = f"{sqlite_server.url}/t/{table['slug']}"
+    rng = random.Random(13)
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        page = await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP, locale="pl-PL")
+        decisions = 0
+        for _ in range(2000):
+            await my_turn_alone(me)
+            version = me.version
+            await expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+            assert await english_on(page, messages, "body") == [], f"at version {version}"
+            if room_of(me)["status"] == "finished":
+                break
+            live = hub_of(app_of(sqlite_server), table["slug"]).game
+            assert live is not None and live.version == version
+            action = rng.choice(live.engine.legal_actions(live.state, 0))
+            await me.act(live.engine.dump_action(action), version)
+            await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
+            decisions += 1
+        await expect(page.locator("#board .result-banner")).to_be_visible()
+        await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
+        await page.screenshot(path=SHOTS / f"pl_{game}_end.png", full_page=True)
+        assert decisions >= 3
+        await browser.close()
+    await me.close()

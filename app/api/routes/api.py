@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from app import i18n
 from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
 from app.db import repo
 from app.errors import Refusal
@@ -75,7 +76,7 @@ async def games() -> list[dict[str, Any]]:
     return [
         {
             "id": e.spec.id,
-            "title": e.spec.title,
+            "title": i18n.gettext(e.spec.title),
             "min_players": e.spec.min_players,
             "max_players": e.spec.max_players,
             "options": e.spec.options.model_json_schema(),

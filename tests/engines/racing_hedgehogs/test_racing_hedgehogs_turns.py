@@ -80,7 +80,11 @@ def test_finish_reached_by_a_two_step_move_from_12() -> None:
     texts = [e.text for e in step.events]
     assert texts[0] == "{p0} plays green+2 and moves the green hedgehog onto the finish."
     assert texts[1] == "Round 1 ends: {p0} brought the green hedgehog home (+3)."
-    assert texts[-1].startswith("Round 2 of 3 begins: 15 cards each; 10 cards are set aside")
+    assert texts[-3:] == [
+        "Round 2 of 3 begins: 15 cards each.",
+        "10 cards are set aside unseen.",
+        "{p1} starts.",
+    ]
 
 
 def test_joker_two_step_from_12_also_stops_on_the_finish() -> None:
