@@ -28,7 +28,7 @@ from babel.support import Translations
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from engines.core import Event, Term
+from engines.core import Event, Phrase, Term, render_param
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski"}
@@ -95,7 +95,12 @@ def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
         text = gettext(message)
     if not params:
         return text
-    return text % {k: term(v) if isinstance(v, Term) else v for k, v in params.items()}
+    return text % {k: render_param(v, term, phrase) for k, v in params.items()}
+
+
+def phrase(value: Phrase) -> str:
+    """A message inside a message, in the current language."""
+    return fill(value.message, None, value.params)
 
 
 def term(word: Term) -> str:

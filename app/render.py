@@ -14,6 +14,7 @@ from app.i18n import N_
 from app.realtime.hub import Connection, RoomHub
 from app.realtime.messages import room_info, standing_names
 from engines import ENGINES, REGISTRY
+from engines.core import Phrase
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 templates.env.add_extension("jinja2.ext.i18n")
@@ -81,6 +82,14 @@ def first_upper(text: object) -> str:
 
 templates.env.filters["first_upper"] = first_upper
 templates.env.filters["gettext"] = i18n.gettext
+
+
+def phrase(data: dict[str, Any] | None) -> str:
+    """An engine phrase from a view (`engines.core.Phrase` JSON) in the current language."""
+    return i18n.phrase(Phrase.from_json(data)) if data else ""
+
+
+templates.env.globals["phrase"] = phrase
 
 
 def game_assets(game_id: str) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ game means writing one subclass and listing it in `engines/__init__.py`.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -159,11 +159,8 @@ def _copy_value(value: Any) -> Any:
             return list(value)
         return [_copy_value(v) for v in value]
     if kind is dict:
-        if not value:
-            return {}
-        if type(next(iter(value.values()))) in _ATOMS:
-            return dict(value)
-        return {k: _copy_value(v) for k, v in value.items()}
+        # Dicts may mix scalars and containers (a phrase and its parameters): look at each.
+        return {k: v if type(v) in _ATOMS else _copy_value(v) for k, v in value.items()}
     if isinstance(value, BaseModel):
         return copy_state(value)
     return value
@@ -204,6 +201,24 @@ class Term:
     context: str | None = None
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """A message inside a message (a reason inside "Game over: %(reason)s."): its own template
+    and parameters, rendered in the reader's language like the outer one."""
+
+    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        """Plain-JSON form."""
+        return {"phrase": self.message, "params": params_to_json(self.params)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Phrase:
+        """Inverse of `to_json`."""
+        return cls(str(data["phrase"]), params_from_json(data.get("params") or {}))
+
+
 class Forms(tuple[str, str]):
     """The singular and plural English forms of a message; `params["count"]` chooses."""
 
@@ -238,12 +253,38 @@ def english(message: str | Forms, plural: str | None, params: Mapping[str, Any])
         message = plural
     if not params:
         return message
-    return message % {k: v.text if isinstance(v, Term) else v for k, v in params.items()}
+    return message % {k: render_param(v, lambda t: t.text) for k, v in params.items()}
+
+
+def render_param(
+    value: Any, word: Callable[[Term], str], phrase: Callable[[Phrase], str] | None = None
+) -> Any:
+    """A parameter as text: a `Term` through `word`, a list of them joined with commas, a
+    `Phrase` through `phrase` (English by default)."""
+    if isinstance(value, Term):
+        return word(value)
+    if isinstance(value, Phrase):
+        if phrase is not None:
+            return phrase(value)
+        return english(value.message, None, value.params)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
+        return ", ".join(word(v) for v in value)
+    return value
 
 
 def params_to_json(params: Mapping[str, Any]) -> JSON:
     """Parameters in plain JSON (a `Term` becomes {"term": its English name[, "context"]})."""
-    return {k: _term_json(v) if isinstance(v, Term) else v for k, v in params.items()}
+    return {k: _param_json(v) for k, v in params.items()}
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Term):
+        return _term_json(value)
+    if isinstance(value, Phrase):
+        return value.to_json()
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
+        return [_term_json(v) for v in value]
+    return value
 
 
 def _term_json(term: Term) -> JSON:
@@ -256,10 +297,17 @@ def _term_json(term: Term) -> JSON:
 
 def params_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     """Inverse of `params_to_json`."""
-    return {
-        k: Term(str(v["term"]), v.get("context")) if isinstance(v, dict) and "term" in v else v
-        for k, v in data.items()
-    }
+    return {k: _param_from_json(v) for k, v in data.items()}
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "phrase" in value:
+        return Phrase.from_json(value)
+    if isinstance(value, dict) and "term" in value:
+        return Term(str(value["term"]), value.get("context"))
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return [_param_from_json(v) for v in value]
+    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,7 +371,7 @@ class Event:
         )
 
     @classmethod
-    def _make(
+    def make(
         cls,
         message: str | Forms,
         seats: frozenset[Seat] | None,
@@ -337,22 +385,22 @@ class Event:
     @classmethod
     def public(cls, message: str | Forms, **params: Any) -> Event:
         """Seen by everyone, spectators included."""
-        return cls._make(message, None, True, params)
+        return cls.make(message, None, True, params)
 
     @classmethod
     def private(cls, seat: Seat, message: str | Forms, **params: Any) -> Event:
         """Seen by one seat only."""
-        return cls._make(message, frozenset({seat}), False, params)
+        return cls.make(message, frozenset({seat}), False, params)
 
     @classmethod
     def others(cls, seat: Seat, num_players: int, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat but `seat`, and by spectators (the public half of a secret)."""
-        return cls._make(message, frozenset(range(num_players)) - {seat}, True, params)
+        return cls.make(message, frozenset(range(num_players)) - {seat}, True, params)
 
     @classmethod
     def players_only(cls, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat, hidden from spectators."""
-        return cls._make(message, None, False, params)
+        return cls.make(message, None, False, params)
 
 
 def who(seat: Seat) -> str:

@@ -10,8 +10,9 @@ ability has fully resolved, `start_offer` hands the played card to the Karmic of
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from engines.core import Event, IllegalAction, Seat, who
+from engines.core import Event, Forms, IllegalAction, Phrase, Seat, Term, forms, tr, who
 from engines.karmaka.cards import (
     DESTINY_KEEP,
     DESTINY_LOOK,
@@ -33,14 +34,13 @@ from engines.karmaka.model import (
     Target,
 )
 from engines.karmaka.table import (
+    card_term,
+    card_terms,
     draw_from_well,
     kind_info,
     legal_targets,
     mimic_sources,
-    name,
-    names,
     offer_candidates,
-    plural,
     ruin,
     take_from_well,
 )
@@ -63,9 +63,10 @@ def prompt_of(state: State) -> Prompt:
     return state.prompt
 
 
-def public_except(state: State, seats: set[Seat], text: str) -> Event:
+def public_except(state: State, seats: set[Seat], text: str | Forms, **params: Any) -> Event:
     """The public half of an event some seats see privately."""
-    return Event(text, seats=frozenset(range(state.num_players)) - seats, spectators=True)
+    everyone = frozenset(range(state.num_players))
+    return Event.make(text, everyone - seats, True, params)
 
 
 # ---- starting, asking, finishing ---------------------------------------------------------------
@@ -117,9 +118,9 @@ def finish(state: State, card_kind: str, target: Seat | None, events: list[Event
     start_offer(state, events)
 
 
-def finish_nothing(state: State, why: str, events: list[Event]) -> None:
+def finish_nothing(state: State, why: str, events: list[Event], **params: Any) -> None:
     """A copy resolved nothing: no target, no extra play; the card is offered clockwise."""
-    events.append(Event.public(why))
+    events.append(Event.public(why, **params))
     chain = chain_of(state)
     chain.target = None
     chain.extra = False
@@ -132,7 +133,13 @@ def start_offer(state: State, events: list[Event]) -> None:
     state.prompt = None
     state.phase = "offer"
     chain.offer_to = offer_candidates(state, chain.actor, chain.target)
-    events.append(Event.public(f"{who(chain.offer_to[0])} is offered the {name(chain.card)}."))
+    events.append(
+        Event.public(
+            "%(who)s is offered the %(card)s.",
+            who=who(chain.offer_to[0]),
+            card=card_term(chain.card),
+        )
+    )
 
 
 # ---- the answers a prompt accepts ----------------------------------------------------------------
@@ -164,7 +171,9 @@ def prompt_options(state: State) -> list[AnyAction]:
 def answer_prompt(state: State, action: AnyAction, events: list[Event]) -> None:
     """Apply one answer to the pending prompt (validated against `prompt_options`)."""
     if action not in prompt_options(state):
-        raise IllegalAction(f"That is not a possible answer now: {prompt_text(prompt_of(state))}")
+        raise IllegalAction(
+            "That is not a possible answer now: %(prompt)s", prompt=prompt_text(prompt_of(state))
+        )
     ANSWERS[prompt_of(state).kind](state, action, events)
 
 
@@ -182,7 +191,13 @@ def answer_denial(state: State, action: AnyAction, events: list[Event]) -> None:
     card = _card(action)
     state.players[actor].hand.remove(card)
     ruin(state, card)
-    events.append(Event.public(f"{who(actor)} ruins {name(card)} from their Hand and uses it."))
+    events.append(
+        Event.public(
+            "%(actor)s ruins %(card)s from their Hand and uses it.",
+            actor=who(actor),
+            card=card_term(card),
+        )
+    )
     begin_ability(state, kind(card).id, events)
 
 
@@ -196,9 +211,15 @@ def answer_mimic_source(state: State, action: AnyAction, events: list[Event]) ->
     assert isinstance(action, Target)
     deeds = state.players[action.seat].deeds
     actor = prompt_of(state).seat
-    events.append(Event.public(f"{who(actor)} copies the Exposed Deed of {who(action.seat)}."))
+    events.append(
+        Event.public(
+            "%(actor)s copies the Exposed Deed of %(who)s.", actor=who(actor), who=who(action.seat)
+        )
+    )
     if not deeds:
-        finish_nothing(state, f"{who(action.seat)} has no Deeds: Mimic does nothing.", events)
+        finish_nothing(
+            state, "%(who)s has no Deeds: Mimic does nothing.", events, who=who(action.seat)
+        )
         return
     copy_deed(state, deeds[-1], "mimic", events)
 
@@ -208,13 +229,26 @@ def copy_deed(state: State, deed: int, copier: str, events: list[Event]) -> None
     chain = chain_of(state)
     deed_kind = kind(deed).id
     if deed_kind == copier:
-        finish_nothing(state, f"{name(deed)} copying {name(deed)} does nothing.", events)
+        finish_nothing(
+            state, "%(card)s copying %(card)s does nothing.", events, card=card_term(deed)
+        )
         return
     if deed in chain.used_sources:
-        finish_nothing(state, f"{name(deed)} was already copied in this chain: it stops.", events)
+        finish_nothing(
+            state,
+            "%(card)s was already copied in this chain: it stops.",
+            events,
+            card=card_term(deed),
+        )
         return
     chain.used_sources.append(deed)
-    events.append(Event.public(f"{who(chain.actor)} uses the ability of the {name(deed)}."))
+    events.append(
+        Event.public(
+            "%(actor)s uses the ability of the %(card)s.",
+            actor=who(chain.actor),
+            card=card_term(deed),
+        )
+    )
     begin_ability(state, deed_kind, events)
 
 
@@ -226,7 +260,12 @@ def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
     assert isinstance(action, Target)
     p = prompt_of(state)
     events.append(
-        Event.public(f"{who(p.seat)} aims {kind_info(p.ability).name} at {who(action.seat)}.")
+        Event.public(
+            "%(who)s aims %(name)s at %(who2)s.",
+            who=who(p.seat),
+            name=Term(kind_info(p.ability).name, "karmaka"),
+            who2=who(action.seat),
+        )
     )
     TARGETED[p.ability](state, p.seat, action.seat, events)
 
@@ -235,8 +274,23 @@ def peek(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Peek: only the actor sees the target's whole Hand."""
     hand = list(state.players[target].hand)
     state.reveals.append(Reveal(seat=actor, about=target, label="peek", cards=hand))
-    events.append(Event.private(actor, f"You see {who(target)}'s Hand: {names(hand)}."))
-    events.append(public_except(state, {actor}, f"{who(actor)} looks at {who(target)}'s Hand."))
+    events.append(
+        Event.private(
+            actor,
+            "You see %(target)s's Hand: %(cards)s.",
+            target=who(target),
+            cards=card_terms(hand),
+        )
+    )
+    events.append(
+        public_except(
+            state,
+            {actor},
+            "%(actor)s looks at %(target)s's Hand.",
+            actor=who(actor),
+            target=who(target),
+        )
+    )
     finish(state, "peek", target, events)
 
 
@@ -246,17 +300,25 @@ def stolen_dreams(state: State, actor: Seat, target: Seat, events: list[Event]) 
     if source:
         card = source.pop()
         state.players[actor].future.append(card)
-        events.append(Event.private(actor, f"You take {name(card)} onto your Future Life."))
-        events.append(Event.private(target, f"{who(actor)} takes your {name(card)}."))
+        events.append(
+            Event.private(actor, "You take %(card)s onto your Future Life.", card=card_term(card))
+        )
+        events.append(
+            Event.private(
+                target, "%(actor)s takes your %(card)s.", actor=who(actor), card=card_term(card)
+            )
+        )
         events.append(
             public_except(
                 state,
                 {actor, target},
-                f"{who(actor)} moves the top card of {who(target)}'s Future Life onto their own.",
+                "%(actor)s moves the top card of %(target)s's Future Life onto their own.",
+                actor=who(actor),
+                target=who(target),
             )
         )
     else:
-        events.append(Event.public(f"{who(target)}'s Future Life is empty."))
+        events.append(Event.public("%(target)s's Future Life is empty.", target=who(target)))
     finish(state, "stolen_dreams", target, events)
 
 
@@ -267,10 +329,15 @@ def thievery(state: State, actor: Seat, target: Seat, events: list[Event]) -> No
         card = deeds.pop()
         state.players[actor].hand.append(card)
         events.append(
-            Event.public(f"{who(actor)} takes {who(target)}'s {name(card)} into their Hand.")
+            Event.public(
+                "%(actor)s takes %(target)s's %(card)s into their Hand.",
+                actor=who(actor),
+                target=who(target),
+                card=card_term(card),
+            )
         )
     else:
-        events.append(Event.public(f"{who(target)} has no Deeds."))
+        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
     finish(state, "thievery", target, events)
 
 
@@ -278,7 +345,7 @@ def swindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> Non
     """Swindle: the target's Hand is laid out face-down for the actor to pick from."""
     hand = state.players[target].hand
     if not hand:
-        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
         finish(state, "swindle", target, events)
         return
     row = state.rng.shuffled(list(hand))
@@ -296,7 +363,12 @@ def answer_swindle_pick(state: State, action: AnyAction, events: list[Event]) ->
     p.picked.append(action.position)
     assert p.target is not None
     events.append(
-        Event.public(f"{who(p.seat)} picks card {action.position} of {who(p.target)}'s row.")
+        Event.public(
+            "%(who)s picks card %(position)s of %(target)s's row.",
+            who=who(p.seat),
+            position=action.position,
+            target=who(p.target),
+        )
     )
     if len(p.picked) < p.limit:
         ask(state, p, events)
@@ -318,15 +390,28 @@ def answer_swindle_keep(state: State, action: AnyAction, events: list[Event]) ->
     events.append(
         Event.private(
             p.seat,
-            f"You look at {names(p.cards)}; you keep {name(card)} and give back {names(back)}.",
+            "You look at %(cards)s; you keep %(card)s and give back %(cards2)s.",
+            cards=card_terms(p.cards),
+            card=card_term(card),
+            cards2=card_terms(back),
         )
     )
     events.append(
-        Event.private(p.target, f"{who(p.seat)} saw your {names(p.cards)} and takes {name(card)}.")
+        Event.private(
+            p.target,
+            "%(who)s saw your %(cards)s and takes %(card)s.",
+            who=who(p.seat),
+            cards=card_terms(p.cards),
+            card=card_term(card),
+        )
     )
     events.append(
         public_except(
-            state, {p.seat, p.target}, f"{who(p.seat)} takes 1 card from {who(p.target)}'s Hand."
+            state,
+            {p.seat, p.target},
+            "%(who)s takes 1 card from %(target)s's Hand.",
+            who=who(p.seat),
+            target=who(p.target),
         )
     )
     finish(state, "swindle", p.target, events)
@@ -341,14 +426,23 @@ def longevity(state: State, actor: Seat, target: Seat, events: list[Event]) -> N
             break
         state.players[target].deck.append(card)
         moved += 1
-    events.append(Event.public(f"{plural(moved)} from the Well go onto {who(target)}'s Deck."))
+    events.append(
+        Event.public(
+            forms(
+                "%(count)s card from the Well goes onto %(target)s's Deck.",
+                "%(count)s cards from the Well go onto %(target)s's Deck.",
+            ),
+            count=moved,
+            target=who(target),
+        )
+    )
     finish(state, "longevity", target, events)
 
 
 def dwindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Dwindle: the target chooses a card of their Hand to ruin."""
     if not state.players[target].hand:
-        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
         finish(state, "dwindle", target, events)
         return
     ask(state, Prompt(kind="dwindle", seat=target, ability="dwindle", target=target), events)
@@ -360,7 +454,11 @@ def answer_dwindle(state: State, action: AnyAction, events: list[Event]) -> None
     card = _card(action)
     state.players[target].hand.remove(card)
     ruin(state, card)
-    events.append(Event.public(f"{who(target)} ruins {name(card)} from their Hand."))
+    events.append(
+        Event.public(
+            "%(target)s ruins %(card)s from their Hand.", target=who(target), card=card_term(card)
+        )
+    )
     finish(state, "dwindle", target, events)
 
 
@@ -370,16 +468,22 @@ def panic(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     if deck:
         card = deck.pop()
         ruin(state, card)
-        events.append(Event.public(f"{name(card)} from the top of {who(target)}'s Deck is ruined."))
+        events.append(
+            Event.public(
+                "%(card)s from the top of %(target)s's Deck is ruined.",
+                card=card_term(card),
+                target=who(target),
+            )
+        )
     else:
-        events.append(Event.public(f"{who(target)}'s Deck is empty."))
+        events.append(Event.public("%(target)s's Deck is empty.", target=who(target)))
     finish(state, "panic", target, events)
 
 
 def crisis(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Crisis: the target chooses any one of their Deeds to ruin."""
     if not state.players[target].deeds:
-        events.append(Event.public(f"{who(target)} has no Deeds."))
+        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
         finish(state, "crisis", target, events)
         return
     ask(state, Prompt(kind="crisis", seat=target, ability="crisis", target=target), events)
@@ -391,7 +495,11 @@ def answer_crisis(state: State, action: AnyAction, events: list[Event]) -> None:
     card = _card(action)
     state.players[target].deeds.remove(card)
     ruin(state, card)
-    events.append(Event.public(f"{who(target)} ruins their Deed {name(card)}."))
+    events.append(
+        Event.public(
+            "%(target)s ruins their Deed %(card)s.", target=who(target), card=card_term(card)
+        )
+    )
     finish(state, "crisis", target, events)
 
 
@@ -405,7 +513,13 @@ def hells_heart(state: State, actor: Seat, target: Seat, events: list[Event]) ->
         card = future.pop()
         ruin(state, card)
         ruined.append(card)
-    events.append(Event.public(f"From {who(target)}'s Future Life, ruined: {names(ruined)}."))
+    events.append(
+        Event.public(
+            "From %(target)s's Future Life, ruined: %(cards)s.",
+            target=who(target),
+            cards=card_terms(ruined),
+        )
+    )
     finish(state, "hells_heart", target, events)
 
 
@@ -415,9 +529,15 @@ def vengeance(state: State, actor: Seat, target: Seat, events: list[Event]) -> N
     if deeds:
         card = deeds.pop()
         ruin(state, card)
-        events.append(Event.public(f"{who(target)}'s Exposed Deed {name(card)} is ruined."))
+        events.append(
+            Event.public(
+                "%(target)s's Exposed Deed %(card)s is ruined.",
+                target=who(target),
+                card=card_term(card),
+            )
+        )
     else:
-        events.append(Event.public(f"{who(target)} has no Deeds."))
+        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
     finish(state, "vengeance", target, events)
 
 
@@ -425,7 +545,7 @@ def spite(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Spite: the target's Hand is laid out face-down; two blind picks are ruined."""
     hand = state.players[target].hand
     if not hand:
-        events.append(Event.public(f"{who(target)}'s Hand is empty."))
+        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
         finish(state, "spite", target, events)
         return
     row = state.rng.shuffled(list(hand))
@@ -447,8 +567,11 @@ def answer_spite_pick(state: State, action: AnyAction, events: list[Event]) -> N
     ruin(state, card)
     events.append(
         Event.public(
-            f"{who(p.seat)} picks card {action.position} of {who(p.target)}'s row: "
-            f"{name(card)} is ruined."
+            "%(who)s picks card %(position)s of %(target)s's row: %(card)s is ruined.",
+            who=who(p.seat),
+            position=action.position,
+            target=who(p.target),
+            card=card_term(card),
         )
     )
     if len(p.picked) < p.limit:
@@ -482,9 +605,15 @@ def answer_transmigrate(state: State, action: AnyAction, events: list[Event]) ->
     position = len(future) - future.index(card)
     future.remove(card)
     state.players[actor].hand.append(card)
-    events.append(Event.private(actor, f"You take {name(card)} from your Future Life."))
     events.append(
-        Event.public(f"{who(actor)} takes card {position} from the top of their Future Life.")
+        Event.private(actor, "You take %(card)s from your Future Life.", card=card_term(card))
+    )
+    events.append(
+        Event.public(
+            "%(actor)s takes card %(position)s from the top of their Future Life.",
+            actor=who(actor),
+            position=position,
+        )
     )
     finish(state, "transmigrate", None, events)
 
@@ -500,9 +629,20 @@ def destiny(state: State, actor: Seat, events: list[Event]) -> None:
     if not looked:
         finish_nothing_self(state, "destiny", "The Well is empty.", events)
         return
-    events.append(Event.private(actor, f"You look at {names(looked)} from the Well."))
     events.append(
-        public_except(state, {actor}, f"{who(actor)} looks at {plural(len(looked))} of the Well.")
+        Event.private(actor, "You look at %(cards)s from the Well.", cards=card_terms(looked))
+    )
+    events.append(
+        public_except(
+            state,
+            {actor},
+            forms(
+                "%(actor)s looks at %(count)s card of the Well.",
+                "%(actor)s looks at %(count)s cards of the Well.",
+            ),
+            actor=who(actor),
+            count=len(looked),
+        )
     )
     prompt = Prompt(
         kind="destiny_keep", seat=actor, ability="destiny", cards=looked, limit=len(looked)
@@ -517,7 +657,11 @@ def answer_destiny_keep(state: State, action: AnyAction, events: list[Event]) ->
         p.cards.remove(action.card)
         state.players[p.seat].future.append(action.card)
         p.count += 1
-        events.append(Event.private(p.seat, f"You put {name(action.card)} on your Future Life."))
+        events.append(
+            Event.private(
+                p.seat, "You put %(card)s on your Future Life.", card=card_term(action.card)
+            )
+        )
         if p.count < DESTINY_KEEP and p.cards:
             ask(state, p, events)
             return
@@ -531,8 +675,15 @@ def destiny_return(state: State, events: list[Event]) -> None:
         kept, back = p.count, p.limit - p.count
         events.append(
             Event.public(
-                f"{who(p.seat)} puts {plural(kept)} on their Future Life and "
-                f"{plural(back)} back on the Well."
+                forms(
+                    "%(who)s puts %(kept)s on their Future Life and %(count)s card back "
+                    "on the Well.",
+                    "%(who)s puts %(kept)s on their Future Life and %(count)s cards back "
+                    "on the Well.",
+                ),
+                who=who(p.seat),
+                kept=kept,
+                count=back,
             )
         )
         finish(state, "destiny", None, events)
@@ -547,7 +698,9 @@ def answer_destiny_return(state: State, action: AnyAction, events: list[Event]) 
     card = _card(action)
     p.cards.remove(card)
     state.well.append(card)
-    events.append(Event.private(p.seat, f"You put {name(card)} back on top of the Well."))
+    events.append(
+        Event.private(p.seat, "You put %(card)s back on top of the Well.", card=card_term(card))
+    )
     destiny_return(state, events)
 
 
@@ -590,11 +743,11 @@ def answer_ruins_pick(state: State, action: AnyAction, events: list[Event]) -> N
     me = state.players[p.seat]
     if p.kind == "recycle":
         me.future.append(card)
-        where = "onto their Future Life"
+        message = tr("%(who)s takes %(card)s from the Ruins onto their Future Life.")
     else:
         me.hand.append(card)
-        where = "into their Hand"
-    events.append(Event.public(f"{who(p.seat)} takes {name(card)} from the Ruins {where}."))
+        message = tr("%(who)s takes %(card)s from the Ruins into their Hand.")
+    events.append(Event.public(message, who=who(p.seat), card=card_term(card)))
     finish(state, p.kind, None, events)
 
 
@@ -616,9 +769,11 @@ def answer_sowing(state: State, action: AnyAction, events: list[Event]) -> None:
     me.hand.remove(card)
     me.future.append(card)
     p.count += 1
-    events.append(Event.private(p.seat, f"You put {name(card)} on your Future Life."))
     events.append(
-        public_except(state, {p.seat}, f"{who(p.seat)} puts a card on their Future Life.")
+        Event.private(p.seat, "You put %(card)s on your Future Life.", card=card_term(card))
+    )
+    events.append(
+        public_except(state, {p.seat}, "%(who)s puts a card on their Future Life.", who=who(p.seat))
     )
     if p.count < p.limit:
         ask(state, p, events)
@@ -642,7 +797,13 @@ def answer_jubilee(state: State, action: AnyAction, events: list[Event]) -> None
         me.hand.remove(action.card)
         me.deeds.append(action.card)
         p.count += 1
-        events.append(Event.public(f"{who(p.seat)} adds {name(action.card)} to their Deeds."))
+        events.append(
+            Event.public(
+                "%(who)s adds %(card)s to their Deeds.",
+                who=who(p.seat),
+                card=card_term(action.card),
+            )
+        )
         if p.count < p.limit and me.hand:
             ask(state, p, events)
             return
@@ -665,7 +826,13 @@ def answer_roulette_ruin(state: State, action: AnyAction, events: list[Event]) -
         me.hand.remove(action.card)
         ruin(state, action.card)
         p.count += 1
-        events.append(Event.public(f"{who(p.seat)} ruins {name(action.card)} from their Hand."))
+        events.append(
+            Event.public(
+                "%(who)s ruins %(card)s from their Hand.",
+                who=who(p.seat),
+                card=card_term(action.card),
+            )
+        )
         if p.count < p.limit and me.hand:
             ask(state, p, events)
             return
@@ -743,38 +910,49 @@ ANSWERS: dict[PromptKind, Callable[[State, AnyAction, list[Event]], None]] = {
 # ---- words for the screen ------------------------------------------------------------------------
 
 
-def prompt_text(p: Prompt) -> str:
-    """What the answering player is asked, in words."""
-    ability = kind_info(p.ability).name
+def prompt_text(p: Prompt) -> Phrase:
+    """What the answering player is asked (a message with its parameters)."""
+    ability = Term(kind_info(p.ability).name, "karmaka")
+    progress = {"count": p.count, "limit": p.limit, "keep": DESTINY_KEEP, "picked": len(p.picked)}
     texts: dict[PromptKind, str] = {
-        "target": f"{ability}: choose a player to target.",
-        "mimic_source": "Mimic: choose whose Exposed Deed to copy.",
-        "denial": "Denial: choose a card of your Hand to ruin; you then use its ability.",
-        "embody": "Embody: choose one of your Deeds; you use its ability.",
-        "transmigrate": "Transmigrate: choose a card of your Future Life to take into your Hand.",
-        "destiny_keep": (
-            f"Destiny: put a card on your Future Life ({p.count} of {DESTINY_KEEP} so far), "
-            "or stop."
+        "target": tr("%(ability)s: choose a player to target."),
+        "mimic_source": tr("Mimic: choose whose Exposed Deed to copy."),
+        "denial": tr("Denial: choose a card of your Hand to ruin; you then use its ability."),
+        "embody": tr("Embody: choose one of your Deeds; you use its ability."),
+        "transmigrate": tr(
+            "Transmigrate: choose a card of your Future Life to take into your Hand."
         ),
-        "destiny_return": "Destiny: choose the next card to put back on the Well (last = top).",
-        "recycle": "Recycle: choose a Ruins card to put on your Future Life.",
-        "salvage": "Salvage: choose a Ruins card to take into your Hand.",
-        "sowing": f"Sowing: choose a card to put on your Future Life ({p.count} of {p.limit}).",
-        "jubilee": f"Jubilee: add a card to your Deeds ({p.count} of {p.limit} so far), or stop.",
-        "dwindle": "Dwindle: choose a card of your Hand to ruin.",
-        "crisis": "Crisis: choose one of your Deeds to ruin.",
-        "roulette_ruin": f"Roulette: ruin a card of your Hand ({p.count} of {p.limit}), or stop.",
-        "roulette_draw": f"Roulette: draw a card ({p.count} of at most {p.limit}), or stop.",
-        "swindle_pick": f"Swindle: pick a face-down card ({len(p.picked)} of {p.limit}).",
-        "swindle_keep": "Swindle: choose the card to keep; the others go back.",
-        "spite_pick": f"Spite: pick a face-down card to ruin ({len(p.picked)} of {p.limit}).",
+        "destiny_keep": tr(
+            "Destiny: put a card on your Future Life (%(count)s of %(keep)s so far), or stop."
+        ),
+        "destiny_return": tr("Destiny: choose the next card to put back on the Well (last = top)."),
+        "recycle": tr("Recycle: choose a Ruins card to put on your Future Life."),
+        "salvage": tr("Salvage: choose a Ruins card to take into your Hand."),
+        "sowing": tr("Sowing: choose a card to put on your Future Life (%(count)s of %(limit)s)."),
+        "jubilee": tr(
+            "Jubilee: add a card to your Deeds (%(count)s of %(limit)s so far), or stop."
+        ),
+        "dwindle": tr("Dwindle: choose a card of your Hand to ruin."),
+        "crisis": tr("Crisis: choose one of your Deeds to ruin."),
+        "roulette_ruin": tr(
+            "Roulette: ruin a card of your Hand (%(count)s of %(limit)s), or stop."
+        ),
+        "roulette_draw": tr("Roulette: draw a card (%(count)s of at most %(limit)s), or stop."),
+        "swindle_pick": tr("Swindle: pick a face-down card (%(picked)s of %(limit)s)."),
+        "swindle_keep": tr("Swindle: choose the card to keep; the others go back."),
+        "spite_pick": tr("Spite: pick a face-down card to ruin (%(picked)s of %(limit)s)."),
     }
-    return texts[p.kind]
+    message = texts[p.kind]
+    params = {k: v for k, v in {"ability": ability, **progress}.items() if f"%({k})s" in message}
+    return Phrase(message, params)
 
 
-def prompt_public_text(p: Prompt) -> str:
+def prompt_public_text(p: Prompt) -> Phrase:
     """What everybody else is told about the pending decision."""
-    ability = kind_info(p.ability).name
+    ability = Term(kind_info(p.ability).name, "karmaka")
     if p.kind in ("dwindle", "crisis"):
-        return f"{who(p.seat)} chooses a card to ruin ({ability})."
-    return f"{who(p.seat)} is resolving {ability}."
+        return Phrase(
+            tr("%(who)s chooses a card to ruin (%(ability)s)."),
+            {"who": who(p.seat), "ability": ability},
+        )
+    return Phrase(tr("%(who)s is resolving %(ability)s."), {"who": who(p.seat), "ability": ability})

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from engines.core import trc
+
 Colour = Literal["red", "green", "blue", "mosaic"]
 Targeting = Literal["self", "rival", "any", "copy"]
 """How an ability names its target: `self` never touches another player, `rival` / `any` name one
@@ -41,7 +43,7 @@ KINDS: tuple[CardKind, ...] = (
     # ---- blue ----------------------------------------------------------------------------------
     CardKind(
         "transmigrate",
-        "Transmigrate",
+        trc("karmaka", "Transmigrate"),
         "Wędrówka dusz",
         "blue",
         1,
@@ -49,11 +51,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Move any one card of your Future Life into your Hand.",
+        trc("karmaka", "Move any one card of your Future Life into your Hand."),
     ),
     CardKind(
         "peek",
-        "Peek",
+        trc("karmaka", "Peek"),
         "Podglądnięcie",
         "blue",
         1,
@@ -61,11 +63,11 @@ KINDS: tuple[CardKind, ...] = (
         True,
         "rival",
         False,
-        "Look at a rival's Hand. You may then play another card.",
+        trc("karmaka", "Look at a rival's Hand. You may then play another card."),
     ),
     CardKind(
         "destiny",
-        "Destiny",
+        trc("karmaka", "Destiny"),
         "",
         "blue",
         2,
@@ -73,12 +75,15 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Look at the top 3 cards of the Well; put up to 2 on your Future Life, "
-        "the rest back on the Well in any order.",
+        trc(
+            "karmaka",
+            "Look at the top 3 cards of the Well; put up to 2 on your Future Life, "
+            "the rest back on the Well in any order.",
+        ),
     ),
     CardKind(
         "stolen_dreams",
-        "Stolen Dreams",
+        trc("karmaka", "Stolen Dreams"),
         "",
         "blue",
         2,
@@ -86,11 +91,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Move the top card of a rival's Future Life onto your Future Life.",
+        trc("karmaka", "Move the top card of a rival's Future Life onto your Future Life."),
     ),
     CardKind(
         "denial",
-        "Denial",
+        trc("karmaka", "Denial"),
         "Wykluczenie",
         "blue",
         2,
@@ -98,11 +103,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "copy",
         False,
-        "Ruin a card from your Hand, then use its ability.",
+        trc("karmaka", "Ruin a card from your Hand, then use its ability."),
     ),
     CardKind(
         "thievery",
-        "Thievery",
+        trc("karmaka", "Thievery"),
         "Kradzież",
         "blue",
         3,
@@ -110,11 +115,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Take a rival's Exposed Deed into your Hand.",
+        trc("karmaka", "Take a rival's Exposed Deed into your Hand."),
     ),
     CardKind(
         "swindle",
-        "Swindle",
+        trc("karmaka", "Swindle"),
         "Podstęp",
         "blue",
         3,
@@ -122,12 +127,12 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Pick 3 random cards from a rival's Hand, keep 1 and give the others back.",
+        trc("karmaka", "Pick 3 random cards from a rival's Hand, keep 1 and give the others back."),
     ),
     # ---- green ---------------------------------------------------------------------------------
     CardKind(
         "another_day",
-        "Another Day",
+        trc("karmaka", "Another Day"),
         "",
         "green",
         1,
@@ -135,11 +140,11 @@ KINDS: tuple[CardKind, ...] = (
         True,
         "self",
         False,
-        "Draw 1 card from the Well. You may then play another card.",
+        trc("karmaka", "Draw 1 card from the Well. You may then play another card."),
     ),
     CardKind(
         "recycle",
-        "Recycle",
+        trc("karmaka", "Recycle"),
         "Przywrócenie",
         "green",
         1,
@@ -147,11 +152,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Put 1 of the top 3 Ruins cards on your Future Life.",
+        trc("karmaka", "Put 1 of the top 3 Ruins cards on your Future Life."),
     ),
     CardKind(
         "salvage",
-        "Salvage",
+        trc("karmaka", "Salvage"),
         "Ocalenie",
         "green",
         2,
@@ -159,11 +164,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Put 1 of the top 3 Ruins cards into your Hand.",
+        trc("karmaka", "Put 1 of the top 3 Ruins cards into your Hand."),
     ),
     CardKind(
         "longevity",
-        "Longevity",
+        trc("karmaka", "Longevity"),
         "Długowieczność",
         "green",
         2,
@@ -171,11 +176,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "any",
         False,
-        "Put the top 2 cards of the Well on top of a player's Deck.",
+        trc("karmaka", "Put the top 2 cards of the Well on top of a player's Deck."),
     ),
     CardKind(
         "sowing",
-        "Sowing",
+        trc("karmaka", "Sowing"),
         "",
         "green",
         2,
@@ -183,11 +188,14 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Draw 2 cards from the Well, then put 2 cards from your Hand on your Future Life.",
+        trc(
+            "karmaka",
+            "Draw 2 cards from the Well, then put 2 cards from your Hand on your Future Life.",
+        ),
     ),
     CardKind(
         "voyage",
-        "Voyage",
+        trc("karmaka", "Voyage"),
         "",
         "green",
         3,
@@ -195,11 +203,11 @@ KINDS: tuple[CardKind, ...] = (
         True,
         "self",
         False,
-        "Draw 3 cards from the Well. You may then play another card.",
+        trc("karmaka", "Draw 3 cards from the Well. You may then play another card."),
     ),
     CardKind(
         "jubilee",
-        "Jubilee",
+        trc("karmaka", "Jubilee"),
         "",
         "green",
         3,
@@ -207,12 +215,12 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Put up to 2 cards from your Hand on your Deeds.",
+        trc("karmaka", "Put up to 2 cards from your Hand on your Deeds."),
     ),
     # ---- red -----------------------------------------------------------------------------------
     CardKind(
         "dwindle",
-        "Dwindle",
+        trc("karmaka", "Dwindle"),
         "Wypalenie",
         "red",
         1,
@@ -220,11 +228,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "any",
         True,
-        "A player ruins 1 card of their choice from their Hand.",
+        trc("karmaka", "A player ruins 1 card of their choice from their Hand."),
     ),
     CardKind(
         "panic",
-        "Panic",
+        trc("karmaka", "Panic"),
         "Panika",
         "red",
         1,
@@ -232,11 +240,11 @@ KINDS: tuple[CardKind, ...] = (
         True,
         "any",
         True,
-        "Ruin the top card of a player's Deck. You may then play another card.",
+        trc("karmaka", "Ruin the top card of a player's Deck. You may then play another card."),
     ),
     CardKind(
         "crisis",
-        "Crisis",
+        trc("karmaka", "Crisis"),
         "Kryzys",
         "red",
         2,
@@ -244,11 +252,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "A rival ruins one of their Deeds of their choice.",
+        trc("karmaka", "A rival ruins one of their Deeds of their choice."),
     ),
     CardKind(
         "hells_heart",
-        "Hell's Heart",
+        trc("karmaka", "Hell's Heart"),
         "Serce Piekieł",
         "red",
         2,
@@ -256,11 +264,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Ruin the top 2 cards of a rival's Future Life.",
+        trc("karmaka", "Ruin the top 2 cards of a rival's Future Life."),
     ),
     CardKind(
         "roulette",
-        "Roulette",
+        trc("karmaka", "Roulette"),
         "Uśmiech losu",
         "red",
         2,
@@ -268,11 +276,14 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "self",
         False,
-        "Ruin up to 2 cards from your Hand, then draw up to that many + 1 from the Well.",
+        trc(
+            "karmaka",
+            "Ruin up to 2 cards from your Hand, then draw up to that many + 1 from the Well.",
+        ),
     ),
     CardKind(
         "vengeance",
-        "Vengeance",
+        trc("karmaka", "Vengeance"),
         "Zemsta",
         "red",
         3,
@@ -280,11 +291,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Ruin a rival's Exposed Deed.",
+        trc("karmaka", "Ruin a rival's Exposed Deed."),
     ),
     CardKind(
         "spite",
-        "Spite",
+        trc("karmaka", "Spite"),
         "Złośliwość",
         "red",
         3,
@@ -292,12 +303,12 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "rival",
         True,
-        "Ruin 2 random cards from a rival's Hand.",
+        trc("karmaka", "Ruin 2 random cards from a rival's Hand."),
     ),
     # ---- mosaic --------------------------------------------------------------------------------
     CardKind(
         "embody",
-        "Embody",
+        trc("karmaka", "Embody"),
         "Symulakrum",
         "mosaic",
         1,
@@ -305,11 +316,11 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "copy",
         False,
-        "Use the ability of one of your Deeds.",
+        trc("karmaka", "Use the ability of one of your Deeds."),
     ),
     CardKind(
         "mimic",
-        "Mimic",
+        trc("karmaka", "Mimic"),
         "Mimikra",
         "mosaic",
         1,
@@ -317,7 +328,7 @@ KINDS: tuple[CardKind, ...] = (
         False,
         "copy",
         False,
-        "Use the ability of a rival's Exposed Deed.",
+        trc("karmaka", "Use the ability of a rival's Exposed Deed."),
     ),
 )
 """The 23 cards. `polish` is empty where the seed never names the card (show the English)."""
@@ -342,11 +353,11 @@ class Rung:
 
 
 LADDER: tuple[Rung, ...] = (
-    Rung("dung_beetle", "Dung Beetle", "Żuk gnojowy", 4),
-    Rung("snake", "Snake", "Wąż", 5),
-    Rung("wolf", "Wolf", "Wilk", 6),
-    Rung("ape", "Ape", "Małpa", 7),
-    Rung("transcendence", "Transcendence", "Transcendencja", None),
+    Rung("dung_beetle", trc("karmaka", "Dung Beetle"), "Żuk gnojowy", 4),
+    Rung("snake", trc("karmaka", "Snake"), "Wąż", 5),
+    Rung("wolf", trc("karmaka", "Wolf"), "Wilk", 6),
+    Rung("ape", trc("karmaka", "Ape"), "Małpa", 7),
+    Rung("transcendence", trc("karmaka", "Transcendence"), "Transcendencja", None),
 )
 TRANSCENDENCE = len(LADDER) - 1
 WOLF = 2

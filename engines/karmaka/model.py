@@ -6,11 +6,11 @@ Every pile is a list of card ids listed bottom → top, so the *top* of a pile i
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import Rng, Seat
+from engines.core import Rng, Seat, tr
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
@@ -46,7 +46,7 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    mode: Mode = Field(default="free_for_all", description="Free for all, 2 on 2, or 2 on 1")
+    mode: Mode = Field(default="free_for_all", description=tr("Free for all, 2 on 2, or 2 on 1"))
 
 
 # ---- actions ------------------------------------------------------------------------------------
@@ -213,3 +213,6 @@ class State(BaseModel):
     """Every player's rung on the Karmic Ladder at the start of each round (for the end chart)."""
     winners: list[Seat] = Field(default_factory=list)
     end_reason: str = ""
+    """Why the game ended, in English (seats as {pN})."""
+    end_phrase: dict[str, Any] | None = None
+    """The same as a message and its parameters (`engines.core.Phrase`), for every language."""

@@ -17,14 +17,21 @@ from engines.core import (
     JSON,
     Engine,
     Event,
+    Forms,
     GameSpec,
     IllegalAction,
     Outcome,
+    Phrase,
     Rng,
     Seat,
     Step,
+    Term,
     copy_state,
+    english,
+    forms,
     rank_by,
+    tr,
+    trc,
     who,
 )
 from engines.karmaka.abilities import (
@@ -71,11 +78,13 @@ from engines.karmaka.model import (
 from engines.karmaka.table import (
     card_json,
     card_score,
+    card_term,
     cards_json,
     colour_totals,
     has_transcended,
+    kind_info,
     left_of,
-    name,
+    offered,
     partner_of,
     ruin,
     take_from_well,
@@ -83,6 +92,11 @@ from engines.karmaka.table import (
     threshold,
 )
 
+MODE_NAMES: dict[str, str] = {
+    "free_for_all": trc("karmaka", "free for all"),
+    "teams_2v2": trc("karmaka", "teams of two (2 on 2)"),
+    "big_bad_wolf_2v1": trc("karmaka", "big bad wolf (2 on 1)"),
+}
 MODE_PLAYERS: dict[str, tuple[int, ...]] = {
     "free_for_all": (2, 3, 4),
     "teams_2v2": (4,),
@@ -138,7 +152,8 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
     """Begin `seat`'s turn: reincarnate if Hand and Deck are empty, else draw from the Deck."""
     while True:
         if state.turns_started >= SAFETY_ROUNDS * state.num_players:
-            end_game(state, [], f"{SAFETY_ROUNDS} full rounds passed without a winner", events)
+            reason = tr("%(count)s full rounds passed without a winner")
+            end_game(state, [], reason, events, count=SAFETY_ROUNDS)
             return
         if state.turns_started % state.num_players == 0:
             state.rung_history.append([p.rung for p in state.players])
@@ -147,7 +162,7 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
         state.phase = "play"
         player = state.players[seat]
         if must_reincarnate(state, seat):
-            events.append(Event.public(f"{who(seat)} has no cards left: reincarnation."))
+            events.append(Event.public("%(who)s has no cards left: reincarnation.", who=who(seat)))
             if player.rings:
                 state.phase = "reincarnate"
                 return
@@ -156,13 +171,17 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
                 return
             seat = left_of(state, seat)
             continue
-        events.append(Event.public(f"{who(seat)}'s turn."))
+        events.append(Event.public("%(who)s's turn.", who=who(seat)))
         if player.deck:
             card = player.deck.pop()
             player.hand.append(card)
-            events.append(Event.private(seat, f"You draw {name(card)} from your Deck."))
             events.append(
-                Event.others(seat, state.num_players, f"{who(seat)} draws from their Deck.")
+                Event.private(seat, "You draw %(card)s from your Deck.", card=card_term(card))
+            )
+            events.append(
+                Event.others(
+                    seat, state.num_players, "%(who)s draws from their Deck.", who=who(seat)
+                )
             )
         return
 
@@ -181,13 +200,19 @@ def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]
     player.hand.remove(card)
     if way == "deed":
         player.deeds.append(card)
-        events.append(Event.public(f"{who(seat)} plays {name(card)} as a Deed."))
+        events.append(
+            Event.public("%(who)s plays %(card)s as a Deed.", who=who(seat), card=card_term(card))
+        )
         end_turn(state, events)
     elif way == "future":
         player.future.append(card)
-        events.append(Event.private(seat, f"You put {name(card)} on your Future Life."))
         events.append(
-            Event.others(seat, state.num_players, f"{who(seat)} puts a card on their Future Life.")
+            Event.private(seat, "You put %(card)s on your Future Life.", card=card_term(card))
+        )
+        events.append(
+            Event.others(
+                seat, state.num_players, "%(who)s puts a card on their Future Life.", who=who(seat)
+            )
         )
         end_turn(state, events)
     elif way == "partner":
@@ -197,21 +222,27 @@ def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]
         pair = frozenset({seat, partner})
         events.append(
             Event(
-                f"{who(seat)} puts {name(card)} on {who(partner)}'s Future Life.",
+                tr("%(who)s puts %(card)s on %(partner)s's Future Life."),
                 seats=pair,
                 spectators=False,
+                params={"who": who(seat), "card": card_term(card), "partner": who(partner)},
             )
         )
         events.append(
             Event(
-                f"{who(seat)} puts a card on {who(partner)}'s Future Life.",
+                tr("%(who)s puts a card on %(partner)s's Future Life."),
                 seats=frozenset(range(state.num_players)) - pair,
+                params={"who": who(seat), "partner": who(partner)},
             )
         )
         end_turn(state, events)
     else:
         state.chain = Chain(card=card, actor=seat)
-        events.append(Event.public(f"{who(seat)} plays {name(card)} for its ability."))
+        events.append(
+            Event.public(
+                "%(who)s plays %(card)s for its ability.", who=who(seat), card=card_term(card)
+            )
+        )
         begin_ability(state, CARDS[card].id, events)
 
 
@@ -223,17 +254,22 @@ def answer_offer(state: State, take: bool, events: list[Event]) -> None:
     if take:
         state.players[asked].future.append(chain.card)
         events.append(
-            Event.public(f"{who(asked)} takes the {name(chain.card)} onto their Future Life.")
+            Event.public(
+                "%(who)s takes the %(card)s onto their Future Life.",
+                who=who(asked),
+                card=card_term(chain.card),
+            )
         )
         after_offer(state, events)
         return
     chain.offer_to.pop(0)
-    events.append(Event.public(f"{who(asked)} refuses the {name(chain.card)}."))
+    card = card_term(chain.card)
+    events.append(Event.public("%(who)s refuses the %(card)s.", who=who(asked), card=card))
     if chain.offer_to:
-        events.append(Event.public(f"{who(chain.offer_to[0])} is offered the {name(chain.card)}."))
+        events.append(offered(chain.offer_to[0], chain.card))
         return
     ruin(state, chain.card)
-    events.append(Event.public(f"The {name(chain.card)} goes to the Ruins."))
+    events.append(Event.public("The %(card)s goes to the Ruins.", card=card))
     after_offer(state, events)
 
 
@@ -244,7 +280,7 @@ def after_offer(state: State, events: list[Event]) -> None:
     state.chain = None
     if chain.extra and state.players[chain.actor].hand:
         state.phase = "extra"
-        events.append(Event.public(f"{who(chain.actor)} may play another card."))
+        events.append(Event.public("%(who)s may play another card.", who=who(chain.actor)))
         return
     end_turn(state, events)
 
@@ -256,25 +292,43 @@ def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> No
     need = threshold(player.rung)
     assert need is not None
     player.rings -= spend
-    spent = f" and {spend} ring{'s' if spend != 1 else ''}" if spend else ""
+    params = {"who": who(seat), "score": score, "count": spend, "need": need}
     if score + spend >= need:
         player.rung += 1
-        events.append(
-            Event.public(
-                f"{who(seat)} scores {score}{spent} (needs {need}) and is reborn as "
-                f"{LADDER[player.rung].name}."
+        params["rung"] = Term(LADDER[player.rung].name, "karmaka")
+        if spend:
+            message = forms(
+                "%(who)s scores %(score)s and %(count)s ring (needs %(need)s) "
+                "and is reborn as %(rung)s.",
+                "%(who)s scores %(score)s and %(count)s rings (needs %(need)s) "
+                "and is reborn as %(rung)s.",
             )
-        )
+        else:
+            message = Forms(
+                tr("%(who)s scores %(score)s (needs %(need)s) and is reborn as %(rung)s."), ""
+            )
     else:
         player.rings += 1
-        events.append(
-            Event.public(
-                f"{who(seat)} scores {score}{spent} (needs {need}), stays "
-                f"{LADDER[player.rung].name} and gains a Karmic Ring."
+        params["rung"] = Term(LADDER[player.rung].name, "karmaka")
+        if spend:
+            message = forms(
+                "%(who)s scores %(score)s and %(count)s ring (needs %(need)s), "
+                "stays %(rung)s and gains a Karmic Ring.",
+                "%(who)s scores %(score)s and %(count)s rings (needs %(need)s), "
+                "stays %(rung)s and gains a Karmic Ring.",
             )
-        )
+        else:
+            message = Forms(
+                tr(
+                    "%(who)s scores %(score)s (needs %(need)s), stays %(rung)s "
+                    "and gains a Karmic Ring."
+                ),
+                "",
+            )
+    events.append(Event.public(message if message[1] else message[0], **params))
     if has_transcended(state, seat):
-        end_game(state, team_of(state, seat), f"{who(seat)} reached Transcendence", events)
+        reason = tr("%(who)s reached Transcendence")
+        end_game(state, team_of(state, seat), reason, events, who=who(seat))
         return
     state.ruins.extend(player.deeds)
     player.deeds = []
@@ -287,19 +341,28 @@ def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> No
         player.deck.append(card)
     events.append(
         Event.public(
-            f"{who(seat)} begins a new life with {len(player.hand)} cards in Hand and "
-            f"{len(player.deck)} in the Deck."
+            forms(
+                "%(who)s begins a new life with %(count)s card in Hand and %(deck)s in the Deck.",
+                "%(who)s begins a new life with %(count)s cards in Hand and %(deck)s in the Deck.",
+            ),
+            who=who(seat),
+            count=len(player.hand),
+            deck=len(player.deck),
         )
     )
 
 
-def end_game(state: State, winners: list[Seat], reason: str, events: list[Event]) -> None:
-    """The game is over; every card is revealed."""
+def end_game(
+    state: State, winners: list[Seat], reason: str, events: list[Event], **params: Any
+) -> None:
+    """The game is over; every card is revealed. `reason` is a message with `params`."""
     state.phase = "over"
     state.winners = sorted(winners)
-    state.end_reason = reason
+    why = Phrase(reason, params)
+    state.end_reason = english(reason, None, params)
+    state.end_phrase = why.to_json()
     state.prompt = None
-    events.append(Event.public(f"Game over: {reason}."))
+    events.append(Event.public("Game over: %(reason)s.", reason=why))
 
 
 # ---- the engine ---------------------------------------------------------------------------------
@@ -316,8 +379,10 @@ class Karmaka(Engine[State, Any, Options]):
         options=Options,
         hidden_information=True,
         simultaneous=False,
-        summary="Play cards for points, powers or your next life; climb the Karmic Ladder "
-        "to Transcendence.",
+        summary=tr(
+            "Play cards for points, powers or your next life; climb the Karmic Ladder "
+            "to Transcendence."
+        ),
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
@@ -327,8 +392,12 @@ class Karmaka(Engine[State, Any, Options]):
         opts = options
         allowed = MODE_PLAYERS[opts.mode]
         if num_players not in allowed:
-            counts = " or ".join(str(n) for n in allowed)
-            raise IllegalAction(f"Mode {opts.mode} needs {counts} players, not {num_players}.")
+            raise IllegalAction(
+                "Mode %(mode)s needs %(counts)s players, not %(count)s.",
+                mode=Term(MODE_NAMES[opts.mode], "karmaka"),
+                counts=" / ".join(str(n) for n in allowed),
+                count=num_players,
+            )
         rng = Rng.from_seed(seed)
         state = State(
             num_players=num_players,
@@ -379,7 +448,8 @@ class Karmaka(Engine[State, Any, Options]):
         """Validate against the legal actions, then play it out on a copy."""
         self.check_turn(state, seat)
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(explain_illegal(state, seat, action))
+            why = explain_illegal(state, seat, action)
+            raise IllegalAction(why.message, **why.params)
         new = copy_state(state)
         events: list[Event] = []
         match action:
@@ -450,6 +520,7 @@ class Karmaka(Engine[State, Any, Options]):
             ],
             "winners": list(state.winners),
             "end_reason": state.end_reason,
+            "end_phrase": state.end_phrase,
             "outcome": outcome.to_json() if outcome else None,
         }
 
@@ -507,32 +578,36 @@ class Karmaka(Engine[State, Any, Options]):
 # ---- refusals -----------------------------------------------------------------------------------
 
 
-def explain_illegal(state: State, seat: Seat, action: Any) -> str:
+def explain_illegal(state: State, seat: Seat, action: Any) -> Phrase:
     """Which rule refuses the action, in words a player understands."""
     phase = state.phase
     player = state.players[seat]
     match action:
         case Pass():
             if phase == "play":
-                return "You may pass only while your Deck still holds a card."
-            return "You cannot pass now."
+                return Phrase(tr("You may pass only while your Deck still holds a card."))
+            return Phrase(tr("You cannot pass now."))
         case Play():
             if phase not in ("play", "extra"):
-                return "You cannot play a card now: answer the pending decision first."
+                return Phrase(tr("You cannot play a card now: answer the pending decision first."))
             if action.card not in player.hand:
-                return "That card is not in your Hand."
-            return "Playing onto your partner's Future Life exists only in teams_2v2."
+                return Phrase(tr("That card is not in your Hand."))
+            return Phrase(
+                tr("Playing onto your partner's Future Life exists only in teams of two.")
+            )
         case EndTurn():
-            return "You can end your turn only instead of an extra play."
+            return Phrase(tr("You can end your turn only instead of an extra play."))
         case Accept() | Refuse():
-            return "No card is being offered to you."
+            return Phrase(tr("No card is being offered to you."))
         case SpendRings():
             if phase != "reincarnate":
-                return "Rings are spent only when you reincarnate."
-            return f"You may spend 0 to {player.rings} rings."
+                return Phrase(tr("Rings are spent only when you reincarnate."))
+            return Phrase(tr("You may spend 0 to %(count)s rings."), {"count": player.rings})
     if phase == "ability" and state.prompt is not None:
-        return f"Not a possible answer. {prompt_text(state.prompt)}"
-    return "That action does not fit the moment: play a card, pass or end your turn."
+        return Phrase(
+            tr("Not a possible answer. %(prompt)s"), {"prompt": prompt_text(state.prompt)}
+        )
+    return Phrase(tr("That action does not fit the moment: play a card, pass or end your turn."))
 
 
 # ---- views --------------------------------------------------------------------------------------
@@ -601,7 +676,8 @@ def prompt_view(state: State, prompt: Prompt) -> JSON:
     return {
         "kind": prompt.kind,
         "ability": prompt.ability,
-        "text": prompt_text(prompt),
+        "ability_name": kind_info(prompt.ability).name,
+        "text": prompt_text(prompt).to_json(),
         "optional": prompt.kind in OPTIONAL_PROMPTS,
         "target": prompt.target,
         "count": prompt.count,
@@ -622,7 +698,7 @@ def waiting_view(prompt: Prompt) -> JSON:
         "seat": prompt.seat,
         "kind": prompt.kind,
         "ability": prompt.ability,
-        "text": prompt_public_text(prompt),
+        "text": prompt_public_text(prompt).to_json(),
         "target": prompt.target,
         "count": prompt.count,
         "limit": prompt.limit,

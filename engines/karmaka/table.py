@@ -6,7 +6,7 @@ The helpers that change a state mutate it in place; the engine only calls them o
 
 from __future__ import annotations
 
-from engines.core import JSON, Event, Seat, who
+from engines.core import JSON, Event, Seat, Term, forms, tr, who
 from engines.karmaka.cards import (
     KIND_BY_ID,
     LADDER,
@@ -106,8 +106,14 @@ def refill_well(state: State, events: list[Event]) -> None:
     state.well = state.rng.shuffled(moving)
     events.append(
         Event.public(
-            f"The Well is empty: {len(moving)} cards of the Ruins are shuffled into a new Well; "
-            f"the top {RUINS_KEPT_ON_REFILL} stay."
+            forms(
+                "The Well is empty: %(count)s card of the Ruins is shuffled into a new Well; "
+                "the top %(kept)s stay.",
+                "The Well is empty: %(count)s cards of the Ruins are shuffled into a new Well; "
+                "the top %(kept)s stay.",
+            ),
+            count=len(moving),
+            kept=RUINS_KEPT_ON_REFILL,
         )
     )
 
@@ -131,10 +137,19 @@ def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) ->
         state.players[seat].hand.append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event.private(seat, f"You draw {names(drawn)} from the Well."))
+        events.append(
+            Event.private(seat, "You draw %(cards)s from the Well.", cards=card_terms(drawn))
+        )
     events.append(
         Event.others(
-            seat, state.num_players, f"{who(seat)} draws {plural(len(drawn))} from the Well."
+            seat,
+            state.num_players,
+            forms(
+                "%(who)s draws %(count)s card from the Well.",
+                "%(who)s draws %(count)s cards from the Well.",
+            ),
+            who=who(seat),
+            count=len(drawn),
         )
     )
     return drawn
@@ -179,6 +194,21 @@ def has_transcended(state: State, seat: Seat) -> bool:
 def name(card: int) -> str:
     """The English name of a physical card."""
     return kind(card).name
+
+
+def card_term(card: int) -> Term:
+    """A physical card's name as a game word (shown in the reader's language)."""
+    return Term(kind(card).name, "karmaka")
+
+
+def card_terms(cards: list[int]) -> list[Term] | Term:
+    """Card names for a log line ("nothing" for none)."""
+    return [card_term(c) for c in cards] if cards else Term(tr("nothing"))
+
+
+def offered(seat: Seat, card: int) -> Event:
+    """The log line of a Karmic offer."""
+    return Event.public("%(who)s is offered the %(card)s.", who=who(seat), card=card_term(card))
 
 
 def names(cards: list[int]) -> str:

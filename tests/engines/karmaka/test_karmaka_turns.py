@@ -213,7 +213,7 @@ def test_refusals_are_typed_and_change_nothing() -> None:
         ENGINE.parse_action({"type": "play", "card": X})
     with pytest.raises(IllegalAction, match="not in your Hand"):
         ENGINE.apply(s, 0, Play(card=Y, way="deed"))
-    with pytest.raises(IllegalAction, match="teams_2v2"):
+    with pytest.raises(IllegalAction, match="teams of two"):
         ENGINE.apply(s, 0, Play(card=X, way="partner"))
     with pytest.raises(IllegalAction):
         ENGINE.apply(s, 0, SpendRings(rings=0))
