@@ -25,6 +25,9 @@ KEYWORDS = (
     "private:2",  # Event.private(seat, message, …)
     "others:3",  # Event.others(seat, num_players, message, …)
     "players_only",
+    "public_except:3",  # karmaka: the public half of a private line
+    "finish_nothing:2",  # karmaka: a copy that resolves nothing
+    "finish_nothing_self:3",  # karmaka: a self ability that changes nothing
     "IllegalAction",
     "MalformedAction",
     "GameError",

@@ -311,7 +311,7 @@ def stolen_dreams(state: State, actor: Seat, target: Seat, events: list[Event]) 
         events.append(
             public_except(
                 state,
-                {actor, target},
+                set((actor, target)),
                 "%(actor)s moves the top card of %(target)s's Future Life onto their own.",
                 actor=who(actor),
                 target=who(target),
@@ -408,7 +408,7 @@ def answer_swindle_keep(state: State, action: AnyAction, events: list[Event]) ->
     events.append(
         public_except(
             state,
-            {p.seat, p.target},
+            set((p.seat, p.target)),
             "%(who)s takes 1 card from %(target)s's Hand.",
             who=who(p.seat),
             target=who(p.target),

@@ -454,12 +454,12 @@ class Karmaka(Engine[State, Any, Options]):
         events: list[Event] = []
         match action:
             case Pass():
-                events.append(Event.public(f"{who(seat)} passes."))
+                events.append(Event.public("%(who)s passes.", who=who(seat)))
                 end_turn(new, events)
             case Play():
                 play_card(new, seat, action.card, action.way, events)
             case EndTurn():
-                events.append(Event.public(f"{who(seat)} makes no extra play."))
+                events.append(Event.public("%(who)s makes no extra play.", who=who(seat)))
                 end_turn(new, events)
             case Accept() | Refuse():
                 answer_offer(new, isinstance(action, Accept), events)
