@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 TARGETS = (
     "#board button:enabled, #me button:enabled, #me input:enabled, "
-    "#board [class*='card'], #me [class*='card']"
+    "#board [class*='card']:not(.km-tip), #me [class*='card']:not(.km-tip)"
 )
 CHECKS_AT = (0, 3, 7)
 """The person's decisions at which the pages are checked."""

@@ -196,6 +196,15 @@ async def test_a_whole_game_reads_polish(sqlite_server: Server, game: str) -> No
         await expect(page.locator("#board .result-banner")).to_be_visible()
         await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
         await page.screenshot(path=SHOTS / f"pl_{game}_end.png", full_page=True)
+        if game == "karmaka":
+            # A small card shows its ability on focus (a tap on a phone), in Polish.
+            mini = page.locator("#board .km-mini").first
+            tip = mini.locator(".km-tip")
+            await expect(tip).to_be_hidden()
+            await mini.focus()
+            await expect(tip).to_be_visible()
+            assert await english_on(page, messages, "#board .km-mini:focus") == []
+            await page.screenshot(path=SHOTS / "pl_karmaka_card_tip.png")
         assert decisions >= 3
         await browser.close()
     await me.close()
