@@ -59,12 +59,37 @@ def discard_view(state: State) -> JSON:
 
 def playable(state: State, seat: int) -> JSON:
     """For the acting seat: which table cards each main action A–E can take now."""
+    return {key: cards for key, cards in targets_and_payments(state, seat)[0].items()}
+
+
+def targets_and_payments(state: State, seat: int) -> tuple[dict[str, list[str]], JSON]:
+    """The cards each main action can take, and every way the seat can pay for each paid card
+    (the engine's canonical payments: equal dice merged, jokers declared as the rules need).
+
+    The payment picker shows these ways and accepts a selection only when it is one of them,
+    so the browser never re-derives the payment rules (engines/ganges/payment.py decides).
+    """
     p = state.players[seat]
     dice = hand_dice(state, seat)
+    by_card = {d.card: d for d in dice}
     out: dict[str, list[str]] = {"take": table_cards(state), "goods": table_cards(state, "goods")}
+    ways: JSON = {}
     for kind, key in (("building", "build"), ("ship", "ship"), ("palace", "palace")):
-        out[key] = [c for c in table_cards(state, kind) if payments_for(c, dice, p.karma, p.admins)]
-    return out
+        out[key] = []
+        for c in table_cards(state, kind):
+            found = payments_for(c, dice, p.karma, p.admins)
+            if found:
+                out[key].append(c)
+            ways[c] = [
+                {
+                    "cards": list(pay.cards),
+                    "dice": sorted(f"{by_card[d].colour}:{by_card[d].value}" for d in pay.cards),
+                    "jokers": sorted(pay.jokers),
+                    "karma": pay.karma,
+                }
+                for pay in found
+            ]
+    return out, ways
 
 
 def prompt_view(state: State, prompt: Prompt | None, seat: int | None) -> JSON | None:
@@ -76,7 +101,7 @@ def prompt_view(state: State, prompt: Prompt | None, seat: int | None) -> JSON |
     if prompt.kind == "discard" and not mine:
         data["cards"] = []
     if prompt.kind == "action" and mine:
-        data["playable"] = playable(state, prompt.seat)
+        data["playable"], data["payments"] = targets_and_payments(state, prompt.seat)
     return data
 
 

@@ -155,6 +155,8 @@ async def test_full_game_by_clicking(
                 pay_form = me.locator("form.gg-pay")
                 verdict = pay_form.locator("[data-gg-verdict]")
                 await expect(pay_form).to_be_visible()
+                # The engine's ways to pay are offered as buttons (the picker has no rules).
+                await expect(pay_form.locator("button.gg-way").first).to_be_visible()
                 for i, card in enumerate(action.pay):
                     await pay_form.locator(
                         f"label.gg-paydie:has(input[value='\"{card}\"'])"

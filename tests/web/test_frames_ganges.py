@@ -20,7 +20,7 @@ def public_part(view: dict[str, Any], seat: int, spectator_cards: set[str]) -> d
     players[seat]["hand"] = [{"colour": h["colour"]} for h in players[seat]["hand"]]
     prompt = view["prompt"]
     if prompt is not None:
-        prompt = {k: v for k, v in prompt.items() if k != "playable"}
+        prompt = {k: v for k, v in prompt.items() if k not in ("playable", "payments")}
         if prompt["kind"] == "discard":
             prompt["cards"] = []
     cards = {k: v for k, v in view["cards"].items() if k in spectator_cards}

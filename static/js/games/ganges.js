@@ -1,6 +1,6 @@
 // Ganges: Cards & Karma — the main-action picker. The card chosen on the table (board) feeds
-// the two forms in your area: take it / take the goods, or pay for it. The payment check here
-// only mirrors engines/ganges/payment.py to say whether a selection pays; the server decides.
+// the two forms in your area: take it / take the goods, or pay for it. Whether a selection pays
+// is looked up in the ways to pay the engine put in the view; the server decides again.
 (function () {
   "use strict";
 
@@ -13,46 +13,68 @@
     return document.querySelector("input.gg-target:checked");
   }
 
-  // Whether the chosen dice, jokers and karma pay for the target, and why not.
+  // The ways to pay come from the engine (the target's data-payments, engines/ganges/view.py):
+  // a selection pays when it is one of them — the same dice (equal colour and value are
+  // interchangeable), as many administrator jokers, the same karma. No payment rule lives here.
+  function ways(t) {
+    try { return JSON.parse(t.dataset.payments || "[]"); } catch (e) { return []; }
+  }
+  function sameList(a, b) {
+    return a.length === b.length && a.every(function (x, i) { return x === b[i]; });
+  }
+  function describe(way) {
+    const parts = way.dice.map(function (d) { const cv = d.split(":"); return cv[0] + " " + cv[1]; });
+    way.jokers.forEach(function (v) { parts.push("administrator as " + v); });
+    if (way.karma) parts.push(way.karma + " karma");
+    return parts.join(" + ");
+  }
   function verdict(t, dice, jokers, karma) {
-    const kind = t.dataset.kind;
-    const cost = Number(t.dataset.cost);
-    if (!dice.length && !jokers.length) return { ok: false, text: "Choose dice to pay with." };
-    if (kind === "building") {
-      const colour = t.dataset.colour;
-      if (dice.some(function (d) { return d.colour !== colour; })) {
-        return { ok: false, text: "✗ Only " + colour + " dice can pay for this building." };
-      }
-      const values = dice.map(function (d) { return d.value; }).concat(jokers);
-      const total = values.reduce(function (a, b) { return a + b; }, 0);
-      if (karma === 0) {
-        if (total < cost) return { ok: false, text: "✗ Total " + total + ": " + (cost - total) + " short of " + cost + "." };
-        if (total - Math.min.apply(null, values) >= cost) {
-          return { ok: false, text: "✗ Total " + total + ": one die is not needed — leave it out." };
-        }
-        return { ok: true, text: "✓ Pays: total " + total + " (needs " + cost + ")." };
-      }
-      if (!dice.length) return { ok: false, text: "✗ Karma changes dice cards, not jokers." };
-      const room = dice.reduce(function (a, d) { return a + 6 - d.value; }, 0);
-      if (karma > room) return { ok: false, text: "✗ Karma cannot raise a die above 6." };
-      if (total + karma !== cost) {
-        return { ok: false, text: "✗ With karma the total must be exactly " + cost + " (now " + (total + karma) + ")." };
-      }
-      return { ok: true, text: "✓ Pays: " + total + " + " + karma + " karma = " + cost + "." };
+    const list = ways(t);
+    if (!list.length) return { ok: false, text: "✗ You cannot pay for this card now." };
+    if (!dice.length && !jokers.length) return { ok: false, text: "Choose dice to pay with, or one of the ways above." };
+    const key = dice.map(function (d) { return d.colour + ":" + d.value; }).sort();
+    const match = list.find(function (w) {
+      return sameList(w.dice, key) && w.jokers.length === jokers.length && w.karma === karma;
+    });
+    if (!match) return { ok: false, text: "✗ Not a way to pay for this card — pick one of the ways above." };
+    return { ok: true, text: "✓ Pays: " + describe(match) + ".", way: match };
+  }
+
+  // One button per way to pay: pressing it selects exactly those dice, jokers and karma.
+  function showWays(form, t) {
+    const box = form.querySelector("[data-gg-ways]");
+    if (!box) return;
+    box.textContent = "";
+    if (ways(t).length) {
+      const label = document.createElement("span");
+      label.className = "gg-rlabel";
+      label.textContent = "Ways to pay: ";
+      box.appendChild(label);
     }
-    if (dice.length + jokers.length !== 1) {
-      return { ok: false, text: "✗ Pay with exactly one die showing " + cost + "; dice cannot be combined." };
-    }
-    if (jokers.length) {
-      if (jokers[0] !== cost) return { ok: false, text: "✗ The joker must be declared as " + cost + "." };
-      if (karma) return { ok: false, text: "✗ Karma changes dice cards, not jokers." };
-      return { ok: true, text: "✓ Pays: an administrator as " + cost + "." };
-    }
-    const gap = Math.abs(dice[0].value - cost);
-    if (karma !== gap) {
-      return { ok: false, text: "✗ A " + dice[0].value + " needs exactly " + gap + " karma to become " + cost + " (now " + karma + ")." };
-    }
-    return { ok: true, text: gap ? "✓ Pays: " + dice[0].value + " changed by " + gap + " karma." : "✓ Pays: a " + cost + "." };
+    ways(t).forEach(function (w) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small gg-way";
+      b.textContent = describe(w);
+      b.addEventListener("click", function () { select(form, w); });
+      box.appendChild(b);
+    });
+  }
+  function select(form, w) {
+    const wanted = w.cards.slice();
+    form.querySelectorAll("input[name='pay[]']").forEach(function (el) {
+      const id = JSON.parse(el.value);
+      const at = wanted.indexOf(id);
+      el.checked = at >= 0;
+      if (at >= 0) wanted.splice(at, 1);
+    });
+    form.querySelectorAll(".gg-joker").forEach(function (row, i) {
+      row.querySelector("[data-gg-joker]").checked = i < w.jokers.length;
+      if (i < w.jokers.length) row.querySelector("select").value = String(w.jokers[i]);
+    });
+    const karmaInput = form.querySelector("input[name=karma]");
+    if (karmaInput) karmaInput.value = String(w.karma);
+    refreshPay();
   }
 
   function refreshPay() {
@@ -73,6 +95,13 @@
     const karmaInput = form.querySelector("input[name=karma]");
     const karma = karmaInput ? Math.max(0, Number(karmaInput.value) || 0) : 0;
     const v = verdict(t, dice, jokers, karma);
+    if (v.way) {
+      // Jokers take the values the engine declared for this way (the server checks it again).
+      form.querySelectorAll(".gg-joker").forEach(function (row) {
+        const select = row.querySelector("select");
+        if (!select.disabled) select.value = String(v.way.jokers.shift());
+      });
+    }
     const out = form.querySelector("[data-gg-verdict]");
     out.textContent = v.text;
     out.classList.toggle("gg-ok", v.ok);
@@ -105,15 +134,19 @@
         + (t.dataset.payable === "no" ? " — you cannot pay this now" : "")
       : "exactly one die showing " + cost + " (any colour)"
         + (t.dataset.payable === "no" ? " — you cannot pay this now" : "");
+    // Only dice that take part in some way to pay can be chosen.
+    const usable = new Set();
+    ways(t).forEach(function (w) { w.dice.forEach(function (k) { usable.add(k); }); });
     form.querySelectorAll("input[name='pay[]']").forEach(function (el) {
-      const wrong = kind === "building" && el.dataset.colour !== t.dataset.colour;
+      const wrong = !usable.has(el.dataset.colour + ":" + el.dataset.value);
       el.disabled = wrong;
       if (wrong) el.checked = false;
-      el.closest("label").title = wrong ? "Not " + t.dataset.colour + ": cannot pay for this building" : "";
+      el.closest("label").title = wrong ? "This die cannot help pay for this card" : "";
     });
     form.querySelectorAll(".gg-joker select").forEach(function (s) {
       if (kind !== "building") s.value = String(cost);
     });
+    showWays(form, t);
     refreshPay();
   }
 

@@ -192,3 +192,68 @@ def test_canonical_payments_cover_every_valid_payment(seed: int) -> None:
     if admins:
         valid.append(((), 1, 0))
     _covered(valid, exact_payments(ship, hand, karma, admins), by_id)
+
+
+def test_a_palace_card_is_not_paid_with_2_plus_3() -> None:
+    """Palace cards take exactly one die of their value: a 2 and a 3 do not make a 5, with or
+    without karma; one 5 does, and so does a 4 with 1 karma or an administrator as 5."""
+    palace = next(c for c in CARDS.values() if c.kind == "palace" and c.cost_value == 5)
+    two, three = Die("X1", "green", 2), Die("X2", "orange", 3)
+    with pytest.raises(IllegalAction, match="exactly one die"):
+        check_exact_payment(palace, [two, three], [], 0)
+    with pytest.raises(IllegalAction, match="exactly one die"):
+        check_exact_payment(palace, [two, three], [], 1)
+    check_exact_payment(palace, [Die("X3", "blue", 5)], [], 0)
+    check_exact_payment(palace, [Die("X4", "violet", 4)], [], 1)
+    check_exact_payment(palace, [], [5], 0)
+    ways = exact_payments(palace, [two, three], karma=0, admins=0)
+    assert ways == [], "no single die of 5 and no karma: nothing pays"
+
+
+def test_the_pickers_ways_to_pay_are_the_engines() -> None:
+    """At seeded random positions, the acting seat's view lists for each paid table card the
+    ways to pay; each applies as that card's action, and a card with no way has no legal paid
+    action — the browser's picker needs no payment rule of its own."""
+    import random
+
+    from engines.ganges.actions import Build, BuyShip, UsePalace
+    from tests.engines.invariants import play_random, replay
+
+    checked = 0
+    for seed in range(4):
+        _, history = play_random(ENGINE, 3, seed, check_every_step=False)
+        rng = random.Random(seed)
+        for cut in sorted(rng.sample(range(len(history)), min(12, len(history)))):
+            state = replay(ENGINE, 3, seed, None, history[:cut])
+            prompt = state.prompt
+            if prompt is None or prompt.kind != "action":
+                continue
+            seat = prompt.seat
+            view = ENGINE.view(state, seat)
+            ways = view["prompt"]["payments"]
+            assert all(
+                ENGINE.view(state, s)["prompt"].get("payments") is None
+                for s in [*range(3), None]
+                if s != seat
+            )
+            legal = ENGINE.legal_actions(state, seat)
+            paid = {
+                (a.card, tuple(a.pay), tuple(sorted(a.jokers)), a.karma)
+                for a in legal
+                if isinstance(a, Build | BuyShip | UsePalace)
+            }
+            for card, options in ways.items():
+                kind = {"building": "build", "ship": "ship", "palace": "palace"}[CARDS[card].kind]
+                if not options:
+                    assert not any(p[0] == card for p in paid)
+                for w in options:
+                    action = {
+                        "type": kind,
+                        "card": card,
+                        "pay": w["cards"],
+                        "jokers": w["jokers"],
+                        "karma": w["karma"],
+                    }
+                    ENGINE.apply(state, seat, ENGINE.parse_action(action))
+                    checked += 1
+    assert checked >= 10
