@@ -339,3 +339,60 @@ CATALOGUE: tuple[Card, ...] = _build()
 """Every play card in catalogue order."""
 CARDS: dict[str, Card] = {c.id: c for c in CATALOGUE}
 """Play cards by id (`S01`, `B11`, `G17`, `P09`, …)."""
+
+
+# ---- cards in words (log lines and refusals name cards the way a player reads them) ----------
+
+REWARD_WORDS: dict[str, str] = {
+    "coins2_fame1": "+2 coins, +1 fame",
+    "coins3": "+3 coins",
+    "karma2": "+2 karma",
+    "dice2": "take 2 die cards",
+    "goodscards1or2": "take 1–2 goods cards",
+    "goodscard1_die1": "1 goods card + 1 die card",
+    "die1": "take 1 die card",
+    "fame1": "+1 fame",
+    "karma1": "+1 karma",
+    "palace": "use a palace card free",
+}
+"""Ship rewards, by code (the part of a code in brackets, a good, is named by the card)."""
+
+EFFECT_WORDS: dict[str, str] = {
+    "dice2": "take 2 die cards",
+    "karma2_die1": "+2 karma, take 1 die card",
+    "coin_per_goods_symbol": "1 coin per goods symbol you have",
+    "karma1_repeat_last_ship": "+1 karma, repeat the last ship's reward",
+    "top_card_free": "carry out the deck's top card free",
+}
+"""Palace card effects, by code."""
+
+
+BONUS_WORDS: dict[str, str] = {
+    "karma2": "+2 karma",
+    "coins2_or_palace": "2 coins or palace",
+    "fame1_or_ship": "1 fame or ship",
+    "admin1": "+1 admin",
+    "dice2": "2 die cards",
+    "extra_action": "extra action",
+}
+"""Score-track bonuses, by code."""
+
+
+def reward_words(code: str) -> str:
+    """A ship's reward in words: `karma1_good(spice)` → `+1 karma, a spice good`."""
+    base, _, good = code.partition("_good(")
+    words = REWARD_WORDS.get(base, base.replace("_", " "))
+    return f"{words}, a {good.rstrip(')')} good" if good else words
+
+
+def card_words(card_id: str) -> str:
+    """A card's action side in words: `ship 12 (take 2 die cards)`, `red+yellow building`…"""
+    c = CARDS[card_id]
+    if c.kind == "ship":
+        return f"ship {c.number} ({reward_words(c.reward)})"
+    if c.kind == "building":
+        return f"{'+'.join(c.buildings)} building"
+    if c.kind == "goods":
+        goods = " + ".join(f"{g.good} {g.value}" for g in c.goods)
+        return f"goods card ({goods}{', +1 coin' if c.coin else ''})"
+    return f"palace card {c.cost_value} ({EFFECT_WORDS.get(c.effect, c.effect)})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engines.core import Event, who
 from engines.ganges.cards import (
     ADMIN_TRIPLE_FAME,
+    BONUS_WORDS,
     CARDS,
     COINS_PER_FLIP,
     EMPTY_TABLE_REFILL,
@@ -21,6 +22,7 @@ from engines.ganges.cards import (
     TIE_POINTS_PER_COIN,
     TIE_POINTS_PER_FAME,
     TRIPLE,
+    card_words,
 )
 from engines.ganges.payment import Die
 from engines.ganges.state import Conversion, Player, Prompt, Resolution, State, Task
@@ -152,7 +154,7 @@ def to_hand(state: State, events: Events, seat: int, card_id: str, where: str) -
     state.players[seat].hand.append(card_id)
     colour = CARDS[card_id].die_colour
     events.append(
-        Event.private(seat, f"You take {card_id} from {where}: {die_text(state, card_id)}.")
+        Event.private(seat, f"You take a die card from {where}: {die_text(state, card_id)}.")
     )
     events.append(
         Event.others(
@@ -168,7 +170,7 @@ def discard_from_hand(state: State, events: Events, seat: int, card_id: str, tex
     """
     state.players[seat].hand.remove(card_id)
     state.discard.append(card_id)
-    die = f"{die_text(state, card_id)} ({card_id})"
+    die = f"the {die_text(state, card_id)} die"
     events.append(Event.public(f"{who(seat)} {text.format(die=die)}."))
 
 
@@ -204,14 +206,14 @@ def gain_tokens(
 def place_building(state: State, events: Events, seat: int, card_id: str) -> None:
     """A building joins the building row: 1 fame per building symbol."""
     state.players[seat].buildings.append(card_id)
-    events.append(Event.public(f"{who(seat)} builds {card_id}."))
+    events.append(Event.public(f"{who(seat)} builds a {card_words(card_id)}."))
     gain_tokens(state, events, seat, fame=len(CARDS[card_id].buildings))
 
 
 def place_goods(state: State, events: Events, seat: int, card_id: str) -> None:
     """A goods card joins the goods row, with its immediate coin if it shows one."""
     state.players[seat].goods.append(card_id)
-    events.append(Event.public(f"{who(seat)} takes goods {card_id}."))
+    events.append(Event.public(f"{who(seat)} takes the {card_words(card_id)}."))
     if CARDS[card_id].coin:
         gain_tokens(state, events, seat, coins=1)
 
@@ -225,22 +227,20 @@ def place_ship(state: State, events: Events, seat: int, card_id: str) -> None:
         events.append(
             Event.public(
                 f"{who(seat)}'s ship {number} breaks the ascending row: "
-                f"{', '.join(row)} are discarded."
+                f"{', '.join(card_words(s) for s in row)} are discarded."
             )
         )
         row.clear()
     row.append(card_id)
     state.last_ship = card_id
-    events.append(Event.public(f"{who(seat)} adds ship {card_id} (number {number})."))
+    events.append(Event.public(f"{who(seat)} adds {card_words(card_id)} to their ships."))
     push(state, Task(kind="reward", code=CARDS[card_id].reward))
 
 
 def carry_out_palace(state: State, events: Events, seat: int, card_id: str) -> None:
     """A palace card is carried out for its effect, then discarded."""
     state.carried.append(card_id)
-    events.append(
-        Event.public(f"{who(seat)} uses palace card {card_id} ({CARDS[card_id].effect}).")
-    )
+    events.append(Event.public(f"{who(seat)} uses the {card_words(card_id)}."))
     push(
         state,
         Task(kind="effect", code=CARDS[card_id].effect),
@@ -288,7 +288,9 @@ def gain_palace_effect(state: State, events: Events, seat: int, code: str) -> No
         if state.last_ship is not None:
             reward = CARDS[state.last_ship].reward
             events.append(
-                Event.public(f"{who(seat)} repeats the reward of ship {state.last_ship}.")
+                Event.public(
+                    f"{who(seat)} repeats the reward of the {card_words(state.last_ship)}."
+                )
             )
             gain_ship_reward(state, events, seat, reward)
     elif code == "top_card_free":
@@ -351,7 +353,11 @@ def carry_out_top_card(state: State, events: Events, seat: int) -> None:
         events.append(Event.public("There is no card left for the palace."))
         return
     kind = CARDS[card_id].kind
-    events.append(Event.public(f"{who(seat)} carries out the deck's top card {card_id} for free."))
+    events.append(
+        Event.public(
+            f"{who(seat)} carries out the deck's top card, the {card_words(card_id)}, free."
+        )
+    )
     if kind == "building":
         place_building(state, events, seat, card_id)
     elif kind == "goods":
@@ -377,7 +383,8 @@ def resolve_triples(state: State, events: Events, seat: int, res: Resolution) ->
     p.ships = [c for c in p.ships if c not in gone]
     p.goods = [c for c in p.goods if c not in gone]
     state.discard += res.discard
-    events.append(Event.public(f"{who(seat)} discards {', '.join(res.discard)}."))
+    discarded = ", ".join(card_words(c) for c in res.discard)
+    events.append(Event.public(f"{who(seat)} discards {discarded}."))
     for _ in range(res.admins):
         gain_admin(state, events, seat)
     if res.coins:
@@ -396,7 +403,8 @@ def convert(state: State, events: Events, seat: int, conv: Conversion) -> None:
     spent = f"{FAME_PER_FLIP} fame" if conv.by == "fame" else f"{COINS_PER_FLIP} coins"
     events.append(
         Event.public(
-            f"{who(seat)} spends {spent} and flips track card {conv.position}: {card.bonus}."
+            f"{who(seat)} spends {spent} and flips track card {conv.position}: "
+            f"{BONUS_WORDS.get(card.bonus, card.bonus)}."
         )
     )
     if has_finished(p):

@@ -53,7 +53,7 @@ def check_common(
         raise IllegalAction("A card can be paid only once.")
     missing = [c for c in pay if c not in by_id]
     if missing:
-        raise IllegalAction(f"{', '.join(missing)} is not in your hand.")
+        raise IllegalAction("That die card is not in your hand.")
     if len(jokers) > admins_held:
         raise IllegalAction("Each joker needs an administrator card, and you have too few.")
     if any(not MIN_DIE <= v <= MAX_DIE for v in jokers):
@@ -67,11 +67,11 @@ def check_common(
 
 def check_building_payment(building: Card, dice: list[Die], jokers: list[int], karma: int) -> None:
     """Dice of the cost colour reaching the minimum sum, no card superfluous, karma exact."""
-    wrong = [d.card for d in dice if d.colour != building.cost_colour]
+    wrong = sorted({d.colour for d in dice if d.colour != building.cost_colour})
     if wrong:
         raise IllegalAction(
-            f"{building.id} is paid with {building.cost_colour} dice only; "
-            f"{', '.join(wrong)} is not {building.cost_colour}."
+            f"This building is paid with {building.cost_colour} dice only; "
+            f"{' and '.join(wrong)} dice are not {building.cost_colour}."
         )
     values = [d.value for d in dice] + list(jokers)
     total = sum(values)
@@ -97,7 +97,7 @@ def check_exact_payment(target: Card, dice: list[Die], jokers: list[int], karma:
     cost = target.cost_value
     if len(dice) + len(jokers) != 1:
         raise IllegalAction(
-            f"{target.id} is paid with exactly one die of value {cost}; dice cannot be combined."
+            f"This card is paid with exactly one die of value {cost}; dice cannot be combined."
         )
     if jokers:
         if jokers[0] != cost:
@@ -108,7 +108,8 @@ def check_exact_payment(target: Card, dice: list[Die], jokers: list[int], karma:
     gap = abs(dice[0].value - cost)
     if karma != gap:
         raise IllegalAction(
-            f"{dice[0].card} shows {dice[0].value}; paying {cost} takes exactly {gap} karma."
+            f"The {dice[0].colour} die shows {dice[0].value}; paying {cost} takes exactly "
+            f"{gap} karma."
         )
 
 

@@ -8,6 +8,7 @@ triples.py and the views in view.py; this module is the `Engine` surface.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -47,12 +48,14 @@ from engines.ganges.actions import (
 )
 from engines.ganges.cards import (
     ADMINISTRATORS,
+    BONUS_WORDS,
     CARDS,
     CATALOGUE,
     DIE_COLOURS,
     START_HAND,
     TABLE_SIZE,
     TRACK_BONUSES,
+    card_words,
 )
 from engines.ganges.payment import (
     Payment,
@@ -111,10 +114,10 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
     """Actions A–E: check the card and the payment, then take the card and queue its gains."""
     card_id = action.card
     if card_id not in state.table:
-        raise IllegalAction(f"{card_id} is not on the table.")
+        raise IllegalAction("That card is not on the table.")
     kind = MAIN_KINDS.get(action.type)
     if kind is not None and CARDS[card_id].kind != kind:
-        raise IllegalAction(f"{card_id} is not a {kind} card.")
+        raise IllegalAction(f"The {card_words(card_id)} is not a {kind} card.")
     if isinstance(action, Build | BuyShip | UsePalace):
         pay(state, events, seat, action)
     state.owed -= 1
@@ -316,16 +319,14 @@ class Ganges(Engine[State, Any, Options]):
         elif isinstance(action, Discard):
             need("discard", "discard")
             if action.card not in prompt.cards:
-                raise IllegalAction(f"{action.card} is not in your hand.")
+                raise IllegalAction("That card is not in your hand.")
             flow.discard_from_hand(
                 new, events, seat, action.card, "discards {die} to make room (hand limit 8)"
             )
         elif isinstance(action, Pick):
             need("pick", "pick a card")
             if action.card not in prompt.cards:
-                raise IllegalAction(
-                    f"{action.card} cannot be picked; choose one of the offered cards."
-                )
+                raise IllegalAction("That card cannot be picked; choose one of the offered cards.")
             flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
         elif isinstance(action, Stop):
             need("pick", "stop")
@@ -356,6 +357,10 @@ class Ganges(Engine[State, Any, Options]):
             raise IllegalAction("Unknown action.")
         flow.advance(new, events)
         return Step(new, events)
+
+    def catalogue(self) -> Mapping[str, Any]:
+        """Words for the screen: the score-track bonuses."""
+        return {"bonus_words": BONUS_WORDS}
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The screen for `seat` (None = spectator): no hidden die value or bonus leaks."""

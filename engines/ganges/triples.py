@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from engines.ganges.cards import BUILDING_TYPES, CARDS, GOODS_TYPES, TRIPLE
+from engines.ganges.cards import BUILDING_TYPES, CARDS, GOODS_TYPES, TRIPLE, card_words
 from engines.ganges.state import Player, Resolution, Triple
 
 
@@ -105,7 +105,8 @@ def candidates(player: Player) -> list[Triple]:
         by_card.setdefault(s.card, []).append(s)
     for group in _minimal_covers(by_card, BUILDING_TYPES):
         used = [s for c in group for s in by_card[c]]
-        out.append(_triple("different_buildings", "+".join(group), used, admins=1))
+        label = " + ".join(card_words(c) for c in group)
+        out.append(_triple("different_buildings", label, used, admins=1))
     for g in GOODS_TYPES:
         same = [s for s in goods if s.type == g]
         if len(same) >= TRIPLE:
@@ -116,7 +117,8 @@ def candidates(player: Player) -> list[Triple]:
     for group in _minimal_covers(by_card, GOODS_TYPES):
         used = [s for c in group for s in by_card[c]]
         coins = sum(max(s.value for s in used if s.type == g) for g in GOODS_TYPES)
-        out.append(_triple("different_goods", "+".join(group), used, coins=coins))
+        label = " + ".join(card_words(c) for c in group)
+        out.append(_triple("different_goods", label, used, coins=coins))
     if len(ships) >= TRIPLE:
         out.append(_triple("ships", "ships", ships, admins=1))
     return out

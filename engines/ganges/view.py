@@ -10,7 +10,16 @@ bonuses (base game).
 from __future__ import annotations
 
 from engines.core import JSON, Rng, copy_state
-from engines.ganges.cards import CARDS, CATALOGUE, DIE_COLOURS, DIE_VALUES, TABLE_COLUMNS
+from engines.ganges.cards import (
+    CARDS,
+    CATALOGUE,
+    DIE_COLOURS,
+    DIE_VALUES,
+    EFFECT_WORDS,
+    TABLE_COLUMNS,
+    card_words,
+    reward_words,
+)
 from engines.ganges.flow import active_seat, flipped_count, hand_dice, has_finished, table_cards
 from engines.ganges.payment import payments_for
 from engines.ganges.state import Prompt, State, TrackCard
@@ -32,13 +41,16 @@ def card_front(card_id: str) -> JSON:
     if c.goods:
         front["goods"] = [{"good": g.good, "value": g.value} for g in c.goods]
     if c.kind == "ship":
-        front.update(number=c.number, cost=c.cost_value, reward=c.reward)
+        front.update(
+            number=c.number, cost=c.cost_value, reward=c.reward, gain=reward_words(c.reward)
+        )
     elif c.kind == "building":
         front.update(buildings=list(c.buildings), cost_colour=c.cost_colour, cost=c.min_sum)
     elif c.kind == "goods":
         front["coin"] = c.coin
     else:
-        front.update(cost=c.cost_value, effect=c.effect)
+        front.update(cost=c.cost_value, effect=c.effect, gain=EFFECT_WORDS.get(c.effect, c.effect))
+    front["text"] = card_words(card_id)
     return front
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from engines.ganges.actions import Build, BuyShip, EndTurn, TakeDie, TakeGoods, UsePalace
+from engines.ganges.cards import card_words
 from tests.conftest import Server
 from tests.web.browser import (
     LAPTOP,
@@ -150,7 +151,11 @@ async def test_full_game_by_clicking(
                 await expect(other.locator(".gg-turn")).to_contain_text("'s turn")
                 await expect(other.locator("#me .game-me button")).to_have_count(0)
                 await page.locator(f"label.gg-slot:has(input[value='{action.card}'])").click()
-                await expect(me.locator("[data-gg-selected]")).to_contain_text(action.card)
+                # The chosen card is named in the game's words, never by its internal id.
+                await expect(me.locator("[data-gg-selected]")).to_contain_text(
+                    card_words(action.card)
+                )
+                await expect(me.locator("[data-gg-selected]")).not_to_contain_text(action.card)
             if isinstance(action, Build | BuyShip | UsePalace):
                 pay_form = me.locator("form.gg-pay")
                 verdict = pay_form.locator("[data-gg-verdict]")
@@ -186,8 +191,10 @@ async def test_full_game_by_clicking(
                 if tag:
                     # Bought deliberately: the card now lies in the player's row.
                     await expect(row.locator(f"[data-card='{action.card}']")).to_have_count(1)
-                    verb = "builds" if tag == "build2" else "adds ship"
-                    await expect(watcher.locator("#log")).to_contain_text(f"{verb} {action.card}")
+                    words = card_words(action.card)
+                    line = f"builds a {words}" if tag == "build2" else f"adds {words}"
+                    await expect(watcher.locator("#log")).to_contain_text(line)
+                    await expect(watcher.locator("#log")).not_to_contain_text(action.card)
                     done.add(tag)
                 if tag == "build2":
                     assert game().state.players[seat].fame > fame_before

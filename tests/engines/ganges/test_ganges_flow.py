@@ -258,7 +258,7 @@ def test_log_names_the_die_only_to_its_owner() -> None:
     st = position(table=["B05", "B06"], players={0: {}})
     step = ENGINE.apply(st, 0, ENGINE.parse_action({"type": "take", "card": "B05"}))
     own, other, spectator = (events_for(step.events, s) for s in (0, 1, None))
-    assert "You take B05 from the table: blue 3." in own
+    assert "You take a die card from the table: blue 3." in own
     assert "{p0} takes a blue die card from the table." in other
     assert other == spectator and not any("3" in line for line in spectator)
 
@@ -271,3 +271,30 @@ def test_discard_prompt_choices_only_for_the_owner() -> None:
     assert ENGINE.view(st, 0)["prompt"]["cards"] == hand
     assert ENGINE.view(st, 1)["prompt"]["cards"] == []
     assert ENGINE.view(st, None)["prompt"]["kind"] == "discard"
+
+
+def test_log_and_refusals_speak_in_the_games_words() -> None:
+    """Over seeded random games, no log line names a card by its internal id ("P06", "G25")
+    or an effect by its code ("karma2_die1"), and neither do refusals of random bad acts."""
+    import random
+    import re
+
+    from engines.core import GameError
+    from tests.engines.invariants import play_random, replay
+
+    internal = re.compile(r"\b[A-Z]\d\d\b|\b[a-z]+\d_[a-z0-9_]+\b")
+    for seed in range(4):
+        _, history = play_random(ENGINE, 2 + seed % 3, seed, check_every_step=False)
+        state = ENGINE.setup(2 + seed % 3, ENGINE.parse_options({}), seed).state
+        rng = random.Random(seed)
+        for seat, action in history:
+            step = ENGINE.apply(state, seat, action)
+            for event in step.events:
+                assert not internal.search(event.text), event.text
+            bad = {"type": rng.choice(["build", "ship", "palace", "take"]), "card": "B01"}
+            try:
+                ENGINE.apply(state, seat, ENGINE.parse_action(bad))
+            except GameError as exc:
+                assert not internal.search(exc.message), exc.message
+            state = step.state
+        assert replay(ENGINE, 2 + seed % 3, seed, None, history) == state
