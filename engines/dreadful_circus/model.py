@@ -140,9 +140,15 @@ class Bid(_Act):
     def goods(self) -> list[int]:
         """The wagon's contents as eight counts."""
         return [
-            self.copper, self.silver, self.gold,
-            self.berlin, self.paris, self.vegas, self.prague, self.london,
-        ]  # fmt: skip
+            self.copper,
+            self.silver,
+            self.gold,
+            self.berlin,
+            self.paris,
+            self.vegas,
+            self.prague,
+            self.london,
+        ]
 
 
 class MoveWagon(_Act):

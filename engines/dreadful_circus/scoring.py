@@ -195,8 +195,12 @@ def score_all(tallies: list[Tally]) -> list[dict[str, Any]]:
         extras: list[dict[str, Any]] = []
         for e in effects[seat]:
             vp = effect_vp(e, tally)
-            if DESIGNS[e.card].effect in ("flaming_arrow", "gilded_cage", "penny_arcade",
-                                          "pickled_things"):  # fmt: skip
+            if DESIGNS[e.card].effect in (
+                "flaming_arrow",
+                "gilded_cage",
+                "penny_arcade",
+                "pickled_things",
+            ):
                 extras.append({"card": e.card, "via": e.via, "vp": vp})
         majority_vp = sum(majorities[seat].values())
         effects_vp = sum(int(x["vp"]) for x in extras)

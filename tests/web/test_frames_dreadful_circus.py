@@ -7,8 +7,8 @@ import json
 import re
 from typing import Any
 
+from engines.dreadful_circus.goods import goods_view
 from engines.dreadful_circus.model import Inspect
-from engines.dreadful_circus.rules import goods_view
 from tests.conftest import Server
 from tests.web.clients import Player, drive, hub_of, make_table
 

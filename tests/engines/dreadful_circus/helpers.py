@@ -8,8 +8,8 @@ from typing import Any
 from engines.core import Event, Seat, events_for
 from engines.dreadful_circus import ENGINE
 from engines.dreadful_circus.cards import CITIES, ITEMS
+from engines.dreadful_circus.flow import continue_performances
 from engines.dreadful_circus.model import Options, Pending, State
-from engines.dreadful_circus.rules import continue_performances
 
 FILLER = "hall_of_wax"
 """A card with no effect, used to pad hands."""

@@ -10,8 +10,8 @@ import pytest
 from engines.core import IllegalAction, MalformedAction, NotYourTurn, Rng
 from engines.dreadful_circus import ENGINE
 from engines.dreadful_circus.cards import deck_for, is_attraction
+from engines.dreadful_circus.flow import end_round
 from engines.dreadful_circus.model import Decline, Options, State
-from engines.dreadful_circus.rules import end_round
 from tests.engines.dreadful_circus.helpers import (
     FILLER,
     act,

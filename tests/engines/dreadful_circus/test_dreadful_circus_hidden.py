@@ -6,8 +6,8 @@ from __future__ import annotations
 from engines.core import Event, Rng, copy_state
 from engines.dreadful_circus import ENGINE
 from engines.dreadful_circus.cards import is_attraction
+from engines.dreadful_circus.flow import end_round, redeal_without_attraction
 from engines.dreadful_circus.model import Options, State
-from engines.dreadful_circus.rules import end_round, redeal_without_attraction
 from tests.engines.dreadful_circus.helpers import FILLER, act, goods, perform, table
 from tests.engines.invariants import canonical, check_state_invariants
 

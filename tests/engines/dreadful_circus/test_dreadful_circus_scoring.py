@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engines.dreadful_circus import ENGINE
-from engines.dreadful_circus.rules import tallies
 from engines.dreadful_circus.scoring import (
     Tally,
     best_collections,
@@ -12,6 +11,7 @@ from engines.dreadful_circus.scoring import (
     score_all,
     sets_of_four,
 )
+from engines.dreadful_circus.table import tallies
 from tests.engines.dreadful_circus.helpers import goods, table
 
 NO_COINS = (0, 0, 0)

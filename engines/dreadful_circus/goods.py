@@ -1,0 +1,110 @@
+"""Dreadful Circus — goods (coins by metal, contracts by city) and secret log lines.
+
+Rule source: shared/rules/dreadful-circus.md ("Components", "Goods").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engines.core import (
+    JSON,
+    Event,
+    Seat,
+)
+from engines.dreadful_circus.cards import (
+    CITIES,
+    ITEMS,
+    METALS,
+)
+from engines.dreadful_circus.model import (
+    State,
+)
+
+COPPER, SILVER, GOLD = 0, 1, 2
+FIRST_CITY = 3
+MIN_HAND_TO_SELL = 4
+"""A player holding 3 or fewer cards is never made seller; the game ends at 3 in every hand."""
+LOAD_COINS = ("bendy_marcella", "pickpocket_clowns", "fire_breather")
+TARGET_COUNT = {"bendy_marcella": 1, "knife_thrower": 1, "human_cannonball": 2, "fire_breather": 2}
+
+
+# ---- goods ------------------------------------------------------------------------------------
+
+
+def empty_goods() -> list[int]:
+    """Eight zero counts."""
+    return [0] * len(ITEMS)
+
+
+def add_goods(into: list[int], goods: list[int]) -> None:
+    """Add `goods` into a screen or wagon, in place."""
+    for i, n in enumerate(goods):
+        into[i] += n
+
+
+def covers(have: list[int], want: list[int]) -> bool:
+    """Whether `have` holds at least `want` of every item."""
+    return all(h >= w for h, w in zip(have, want, strict=True))
+
+
+def goods_text(goods: list[int]) -> str:
+    """Goods in words: `2 copper, 1 gold, 1 berlin`, or `nothing`."""
+    parts = [f"{n} {ITEMS[i]}" for i, n in enumerate(goods) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def goods_view(goods: list[int]) -> JSON:
+    """Goods for the screen: coins by metal and contracts by city."""
+    return {
+        "coins": dict(zip(METALS, goods[:FIRST_CITY], strict=True)),
+        "contracts": dict(zip(CITIES, goods[FIRST_CITY:], strict=True)),
+    }
+
+
+def items_to_goods(items: Sequence[str]) -> list[int]:
+    """A list of item names as eight counts."""
+    goods = empty_goods()
+    for item in items:
+        goods[ITEMS.index(item)] += 1
+    return goods
+
+
+def draw_contracts(state: State, count: int) -> list[int]:
+    """Draw up to `count` contracts from the bag at random (all that are left if fewer)."""
+    drawn = [0] * len(CITIES)
+    for _ in range(count):
+        total = sum(state.bag)
+        if total == 0:
+            break
+        r = state.rng.randbelow(total)
+        for ci, n in enumerate(state.bag):
+            if r < n:
+                state.bag[ci] -= 1
+                drawn[ci] += 1
+                break
+            r -= n
+    return drawn
+
+
+def give_contracts(state: State, seat: Seat, drawn: list[int]) -> None:
+    """Put drawn contracts behind a screen."""
+    for ci, n in enumerate(drawn):
+        state.screens[seat][FIRST_CITY + ci] += n
+
+
+def contracts_text(drawn: list[int]) -> str:
+    """Contracts by city in words."""
+    return goods_text([0, 0, 0, *drawn])
+
+
+# ---- events -----------------------------------------------------------------------------------
+
+
+def secret_pair(state: State, seats: set[int], secret: str, public: str) -> list[Event]:
+    """One text for `seats` only, another for every other seat and spectators."""
+    everyone = frozenset(range(state.num_players))
+    return [
+        Event(secret, seats=frozenset(seats), spectators=False),
+        Event(public, seats=everyone - seats, spectators=True),
+    ]

@@ -1,0 +1,571 @@
+"""Dreadful Circus — one handler per action type (each validates, then mutates the fresh
+copy), dispatched with `match` in `handle`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import (
+    Event,
+    IllegalAction,
+    Seat,
+    who,
+)
+from engines.dreadful_circus.cards import (
+    CITIES,
+    ITEMS,
+    is_attraction,
+    name_of,
+)
+from engines.dreadful_circus.flow import (
+    accept_triggers,
+    advance_chooser,
+    after_takes,
+    continue_performances,
+    discard_offer,
+    finish_offer,
+    finish_performance,
+    load_wagons,
+    redeal_without_attraction,
+    return_wagon,
+    reveal_final,
+    reveal_offers,
+    start_resolution,
+    start_round,
+    unload,
+    wagons_at,
+)
+from engines.dreadful_circus.goods import (
+    COPPER,
+    FIRST_CITY,
+    SILVER,
+    add_goods,
+    contracts_text,
+    draw_contracts,
+    empty_goods,
+    give_contracts,
+    goods_text,
+    items_to_goods,
+    secret_pair,
+)
+from engines.dreadful_circus.model import (
+    Accept,
+    Alchemy,
+    Bid,
+    ChooseCity,
+    ChooseCopy,
+    ChooseDesign,
+    ChooseTargets,
+    Decline,
+    DraftPick,
+    FinalAttraction,
+    FirstAttraction,
+    Inspect,
+    Keep,
+    MoveWagon,
+    Offer,
+    Pending,
+    Play,
+    Prompt,
+    Refuse,
+    Resurrect,
+    ReturnContracts,
+    State,
+    Steal,
+    Swap,
+    Take,
+    TakeExtra,
+)
+from engines.dreadful_circus.table import (
+    allowed_offers,
+    bidders,
+    is_legal_bid,
+    keep_options,
+    next_scoring_slot,
+    sellers,
+    steal_options,
+    swap_options,
+    take_options,
+)
+
+# ---- action handlers (each validates, then mutates the fresh copy) -----------------------------
+
+
+def _simultaneous_pick(state: State, seat: Seat, card: str | None, events: list[Event]) -> None:
+    state.choices[seat] = card
+    state.chosen[seat] = True
+    events.append(Event.others(seat, state.num_players, f"{who(seat)} has chosen."))
+
+
+def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Event]) -> None:
+    """Draft: pick a card; when all have picked, pass the rest to the left."""
+    if state.phase != "draft":
+        raise IllegalAction("There is no draft now.")
+    if action.card not in state.packets[seat]:
+        raise IllegalAction("That card is not in your draft packet.")
+    _simultaneous_pick(state, seat, action.card, events)
+    events.append(Event.private(seat, f"You pick {name_of(action.card)}."))
+    if not all(state.chosen):
+        return
+    n = state.num_players
+    for p in range(n):
+        card = state.choices[p]
+        assert card is not None
+        state.packets[p].remove(card)
+        state.picks[p].append(card)
+    state.packets = [state.packets[(p - 1) % n] for p in range(n)]
+    state.choices, state.chosen = [None] * n, [False] * n
+    if any(state.packets):
+        events.append(Event.public("Everybody passes their remaining cards to the left."))
+        return
+    hands = state.picks
+    redeal_without_attraction(state, hands, events)
+    state.hands, state.packets, state.picks = hands, [], []
+    state.phase = "first_attraction"
+    events.append(Event.public("The draft is over: each player picks a first Attraction."))
+
+
+def do_first_attraction(
+    state: State, seat: Seat, action: FirstAttraction, events: list[Event]
+) -> None:
+    """Setup step 8: a secret first Attraction; revealed together when all have picked."""
+    if state.phase != "first_attraction":
+        raise IllegalAction("The first Attractions have been placed.")
+    if action.card not in state.hands[seat] or not is_attraction(action.card):
+        raise IllegalAction("Pick an Attraction from your hand.")
+    _simultaneous_pick(state, seat, action.card, events)
+    events.append(Event.private(seat, f"You pick {name_of(action.card)}."))
+    if not all(state.chosen):
+        return
+    for p in range(state.num_players):
+        card = state.choices[p]
+        assert card is not None
+        state.hands[p].remove(card)
+        state.areas[p].append(card)
+        events.append(Event.public(f"{who(p)} opens with {name_of(card)}."))
+    start_round(state, events)
+
+
+def do_offer(state: State, seat: Seat, action: Offer, events: list[Event]) -> None:
+    """Round step 1: a seller's secret offer; revealed together."""
+    if state.phase != "offer":
+        raise IllegalAction("Offers are not being made now.")
+    if action.card not in state.hands[seat]:
+        raise IllegalAction("That card is not in your hand.")
+    _simultaneous_pick(state, seat, action.card, events)
+    events.append(Event.private(seat, f"You offer {name_of(action.card)}."))
+    if all(state.chosen[s] for s in sellers(state)):
+        reveal_offers(state, events)
+
+
+def do_bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> None:
+    """Round step 2: fill the wagon secretly and place it; contents are then fixed."""
+    if state.phase != "bid":
+        raise IllegalAction("Nobody is bidding now.")
+    if action.offer not in allowed_offers(state, seat):
+        raise IllegalAction(
+            "You may not bid on that offer (never your own; a seller must bid "
+            "on the other seller's offer)."
+        )
+    goods = action.goods()
+    problem = is_legal_bid(state, seat, goods)
+    if problem:
+        raise IllegalAction(problem)
+    for i, n in enumerate(goods):
+        state.screens[seat][i] -= n
+    state.wagons[seat] = goods
+    state.wagon_at[seat] = action.offer
+    seller = sellers(state)[action.offer]
+    card = name_of(state.offers[action.offer])
+    events += secret_pair(
+        state,
+        {seat},
+        f"You bid {goods_text(goods)} on {card}.",
+        f"{who(seat)} places a wagon at {who(seller)}'s {card}.",
+    )
+    if all(state.wagon_at[b] is not None for b in bidders(state)):
+        events.append(Event.public("The last wagon is placed: the sellers resolve their offers."))
+        state.resolving, state.inspected, state.inspecting = 0, [], None
+        start_resolution(state, events)
+
+
+def do_move_wagon(state: State, seat: Seat, action: MoveWagon, events: list[Event]) -> None:
+    """Move a placed wagon to the other offer."""
+    at = state.wagon_at[seat]
+    if state.phase != "bid" or at is None:
+        raise IllegalAction("Wagons can only be moved while bidding.")
+    state.wagon_at[seat] = 1 - at
+    card = name_of(state.offers[1 - at])
+    events.append(Event.public(f"{who(seat)} moves their wagon to {card}."))
+
+
+def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -> None:
+    """Round steps 3–4: the seller picks up one wagon at their offer and looks inside."""
+    if state.phase != "inspect":
+        raise IllegalAction("No offer is being resolved now.")
+    if state.inspecting is not None:
+        raise IllegalAction("Accept or refuse the wagon you are looking at first.")
+    b = action.bidder
+    if b not in wagons_at(state, state.resolving) or b in state.inspected:
+        raise IllegalAction("Pick a wagon at your offer that you have not inspected yet.")
+    state.inspecting = b
+    state.wagon_seen[b] = [seat]
+    events.append(Event.public(f"{who(seat)} inspects {who(b)}'s wagon."))
+    events.append(Event.private(seat, f"{who(b)}'s wagon holds {goods_text(state.wagons[b])}."))
+
+
+def do_accept(state: State, seat: Seat, action: Accept, events: list[Event]) -> None:
+    """Accept: the seller takes the contents; the bidder wins; other wagons go home unopened."""
+    b = state.inspecting
+    if state.phase != "inspect" or b is None:
+        raise IllegalAction("Inspect a wagon first.")
+    price = goods_text(state.wagons[b])
+    add_goods(state.screens[seat], state.wagons[b])
+    state.wagons[b] = empty_goods()
+    state.wagon_at[b], state.wagon_seen[b] = None, []
+    state.winners[state.resolving] = b
+    card = name_of(state.offers[state.resolving])
+    events += secret_pair(
+        state,
+        {seat, b},
+        f"{who(seat)} accepts {who(b)}'s wagon ({price}) for {card}.",
+        f"{who(seat)} accepts {who(b)}'s wagon: {who(b)} wins {card}.",
+    )
+    accept_triggers(state, seat, b, events)
+    for other in wagons_at(state, state.resolving):
+        return_wagon(state, other)
+        events.append(Event.public(f"{who(other)}'s wagon goes back unopened."))
+    finish_offer(state, events)
+
+
+def do_refuse(state: State, seat: Seat, action: Refuse, events: list[Event]) -> None:
+    """Refuse: the wagon goes back with its contents, for good."""
+    b = state.inspecting
+    if state.phase != "inspect" or b is None:
+        raise IllegalAction("Inspect a wagon first.")
+    return_wagon(state, b)
+    state.inspected.append(b)
+    state.inspecting = None
+    events.append(Event.public(f"{who(seat)} refuses {who(b)}'s wagon."))
+    if not wagons_at(state, state.resolving):
+        discard_offer(state, events)
+        finish_offer(state, events)
+
+
+def _prompt(state: State, kind: str, what: str) -> Prompt:
+    prompt = state.prompt
+    if state.phase != "perform" or prompt is None or prompt.kind != kind:
+        raise IllegalAction(f"There is no {what} to make now.")
+    return prompt
+
+
+def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: list[Event]) -> None:
+    """Name the targets of a loading Performance."""
+    prompt = _prompt(state, "targets", "choice of targets")
+    chosen = action.seats
+    if len(chosen) != prompt.count or len(set(chosen)) != len(chosen):
+        raise IllegalAction(f"Choose {prompt.count} different player(s).")
+    if any(t not in prompt.targets for t in chosen):
+        raise IllegalAction("That player is not a legal target.")
+    if not load_wagons(state, seat, prompt.card, sorted(chosen), events):
+        finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None:
+    """Take what the card allows from the loaded wagon being looked at."""
+    prompt = _prompt(state, "take", "take")
+    target = prompt.targets[prompt.index]
+    wagon = state.wagons[target]
+    options = [sorted(o) for o in take_options(prompt.card, wagon)]
+    if sorted(action.items) not in options:
+        raise IllegalAction("You may not take that from this wagon.")
+    goods = items_to_goods(action.items)
+    for i, n in enumerate(goods):
+        wagon[i] -= n
+        state.screens[seat][i] += n
+    events += secret_pair(
+        state,
+        {seat, target},
+        f"{who(seat)} takes {goods_text(goods)} from {who(target)}'s wagon.",
+        f"{who(seat)} takes from {who(target)}'s wagon.",
+    )
+    prompt.index += 1
+    if prompt.index >= len(prompt.targets):
+        if not after_takes(state, events):
+            finish_performance(state, prompt.card, events)
+        continue_performances(state, events)
+
+
+def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Event]) -> None:
+    """Sticky-Fingered Monkey: one more item from one loaded wagon."""
+    prompt = _prompt(state, "extra", "Sticky-Fingered Monkey take")
+    if action.seat not in prompt.targets:
+        raise IllegalAction("That wagon was not loaded for you.")
+    i = ITEMS.index(action.item)
+    if not state.wagons[action.seat][i]:
+        raise IllegalAction("That wagon holds no such item.")
+    state.wagons[action.seat][i] -= 1
+    state.screens[seat][i] += 1
+    events += secret_pair(
+        state,
+        {seat, action.seat},
+        f"Sticky-Fingered Monkey: {who(seat)} takes 1 {action.item} from {who(action.seat)}.",
+        f"Sticky-Fingered Monkey: {who(seat)} takes one more item from {who(action.seat)}.",
+    )
+    unload(state)
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -> None:
+    """Decline a "may" effect (Monkey, Vanishing Cabinet, Encore!, Resurrection Show)."""
+    prompt = state.prompt
+    if state.phase != "perform" or prompt is None:
+        raise IllegalAction("There is nothing to decline now.")
+    if prompt.kind not in ("extra", "swap", "encore", "resurrect"):
+        raise IllegalAction("This effect is compulsory.")
+    events.append(Event.public(f"{who(seat)} declines."))
+    if prompt.kind == "extra":
+        unload(state)
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_steal(state: State, seat: Seat, action: Steal, events: list[Event]) -> None:
+    """Candy Thieves: move a Collection card into your area."""
+    prompt = _prompt(state, "steal", "theft")
+    if (action.seat, action.card) not in steal_options(state, seat):
+        raise IllegalAction("You cannot take that card.")
+    state.areas[action.seat].remove(action.card)
+    state.areas[seat].append(action.card)
+    events.append(
+        Event.public(f"{who(seat)} takes {name_of(action.card)} from {who(action.seat)}'s area.")
+    )
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None:
+    """Vanishing Cabinet: swap two Attractions between areas."""
+    prompt = _prompt(state, "swap", "swap")
+    if (action.card, action.seat, action.their_card) not in swap_options(state, seat):
+        raise IllegalAction("You cannot swap those cards.")
+    mine, theirs = state.areas[seat], state.areas[action.seat]
+    mine[mine.index(action.card)] = action.their_card
+    theirs[theirs.index(action.their_card)] = action.card
+    events.append(
+        Event.public(
+            f"{who(seat)} swaps {name_of(action.card)} for {who(action.seat)}'s "
+            f"{name_of(action.their_card)}."
+        )
+    )
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None:
+    """Encore!: play a card from hand (Attraction to the area, Performance resolved at once)."""
+    prompt = _prompt(state, "encore", "Encore! play")
+    hand = state.hands[seat]
+    if action.card not in hand:
+        raise IllegalAction("That card is not in your hand.")
+    hand.remove(action.card)
+    events.append(Event.public(f"{who(seat)} plays {name_of(action.card)} from hand."))
+    finish_performance(state, prompt.card, events)
+    if is_attraction(action.card):
+        state.areas[seat].append(action.card)
+    else:
+        state.queue.insert(0, Pending(seat=seat, card=action.card))
+    continue_performances(state, events)
+
+
+def do_resurrect(state: State, seat: Seat, action: Resurrect, events: list[Event]) -> None:
+    """Resurrection Show: an Attraction from the discard pile into your area."""
+    prompt = _prompt(state, "resurrect", "Resurrection Show choice")
+    if action.card not in state.discard or not is_attraction(action.card):
+        raise IllegalAction("Pick an Attraction from the discard pile.")
+    state.discard.remove(action.card)
+    state.areas[seat].append(action.card)
+    events.append(Event.public(f"{who(seat)} brings back {name_of(action.card)}."))
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -> None:
+    """Alchemist: 0–3 copper become silver, then 1 copper."""
+    prompt = _prompt(state, "alchemy", "Alchemist choice")
+    screen = state.screens[seat]
+    if action.copper > screen[COPPER]:
+        raise IllegalAction("You do not have that many copper coins.")
+    screen[COPPER] -= action.copper
+    screen[SILVER] += action.copper
+    screen[COPPER] += 1
+    events.append(
+        Event.public(f"{who(seat)} turns {action.copper} copper into silver and takes 1 copper.")
+    )
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None:
+    """Tightrope Walker: keep 2 of the drawn contracts, return the others."""
+    prompt = _prompt(state, "keep", "Tightrope Walker choice")
+    if sorted(action.cities) not in [sorted(o) for o in keep_options(prompt.drawn)]:
+        raise IllegalAction("Keep two of the contracts you drew.")
+    kept = [0] * len(CITIES)
+    for c in action.cities:
+        kept[CITIES.index(c)] += 1
+    give_contracts(state, seat, kept)
+    for ci in range(len(CITIES)):
+        state.bag[ci] += prompt.drawn[ci] - kept[ci]
+    events += secret_pair(
+        state,
+        {seat},
+        f"You keep {contracts_text(kept)}.",
+        f"{who(seat)} keeps 2 contracts and returns {sum(prompt.drawn) - 2} to the bag.",
+    )
+    prompt.drawn = []
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_return_contracts(
+    state: State, seat: Seat, action: ReturnContracts, events: list[Event]
+) -> None:
+    """Wheel of Fortune: return contracts, draw as many plus one."""
+    prompt = _prompt(state, "wheel", "Wheel of Fortune choice")
+    counts = action.counts()
+    screen = state.screens[seat]
+    if any(screen[FIRST_CITY + ci] < n for ci, n in enumerate(counts)):
+        raise IllegalAction("You cannot return contracts you do not hold.")
+    for ci, n in enumerate(counts):
+        screen[FIRST_CITY + ci] -= n
+        state.bag[ci] += n
+    drawn = draw_contracts(state, sum(counts) + 1)
+    give_contracts(state, seat, drawn)
+    events += secret_pair(
+        state,
+        {seat},
+        f"You return {contracts_text(counts)} and draw {contracts_text(drawn)}.",
+        f"{who(seat)} returns {sum(counts)} contracts and draws {sum(drawn)}.",
+    )
+    finish_performance(state, prompt.card, events)
+    continue_performances(state, events)
+
+
+def do_final_attraction(
+    state: State, seat: Seat, action: FinalAttraction, events: list[Event]
+) -> None:
+    """Final step 1: a secret last Attraction (or none); revealed together."""
+    if state.phase != "final":
+        raise IllegalAction("The last Attractions are not being placed now.")
+    if action.card is not None and (
+        action.card not in state.hands[seat] or not is_attraction(action.card)
+    ):
+        raise IllegalAction("Pick an Attraction from your hand, or none.")
+    _simultaneous_pick(state, seat, action.card, events)
+    if all(state.chosen):
+        reveal_final(state, events)
+
+
+def _slot(state: State, seat: Seat, kind: str) -> tuple[str, list[str]]:
+    if state.phase != "scoring":
+        raise IllegalAction("Scoring choices are made at the end of the game.")
+    slot = next_scoring_slot(state, seat)
+    assert slot is not None
+    key, want, options = slot
+    if want != kind:
+        raise IllegalAction(f"Your next scoring choice is a {want}, not a {kind}.")
+    return key, options
+
+
+def _record_choice(
+    state: State, seat: Seat, key: str, value: str, text: str, events: list[Event]
+) -> None:
+    state.scoring_choices[seat][key] = value
+    events.append(Event.public(f"{who(seat)}: {text}."))
+    if next_scoring_slot(state, seat) is None:
+        state.choosers_done += 1
+        advance_chooser(state, events)
+
+
+def do_choose_design(state: State, seat: Seat, action: ChooseDesign, events: list[Event]) -> None:
+    """Crystal Balls counts as a Collection card of this design."""
+    key, options = _slot(state, seat, "design")
+    if action.design not in options:
+        raise IllegalAction("Choose one of the four Collection designs.")
+    text = f"Crystal Balls counts as {action.design.replace('_', ' ')}"
+    _record_choice(state, seat, key, action.design, text, events)
+
+
+def do_choose_city(state: State, seat: Seat, action: ChooseCity, events: list[Event]) -> None:
+    """Rainbow Bridge (or a copy of it) counts as a contract of this type."""
+    key, _ = _slot(state, seat, "city")
+    text = f"Rainbow Bridge counts as a {action.city.title()} contract"
+    _record_choice(state, seat, key, action.city, text, events)
+
+
+def do_choose_copy(state: State, seat: Seat, action: ChooseCopy, events: list[Event]) -> None:
+    """Distorting Mirrors / Twisted Corridors copies this Attraction's scoring effect."""
+    key, options = _slot(state, seat, "copy")
+    value = f"{action.seat}:{action.card}"
+    if value not in options:
+        raise IllegalAction("That card cannot be copied.")
+    copier = name_of(key.split("#", 1)[0])
+    text = f"{copier} copies {name_of(action.card)} of {who(action.seat)}"
+    _record_choice(state, seat, key, value, text, events)
+
+
+def handle(state: State, seat: Seat, action: Any, events: list[Event]) -> None:
+    """Apply `action` for `seat` on the fresh copy `state` (one handler per action type)."""
+    match action:
+        case DraftPick():
+            do_draft_pick(state, seat, action, events)
+        case FirstAttraction():
+            do_first_attraction(state, seat, action, events)
+        case Offer():
+            do_offer(state, seat, action, events)
+        case Bid():
+            do_bid(state, seat, action, events)
+        case MoveWagon():
+            do_move_wagon(state, seat, action, events)
+        case Inspect():
+            do_inspect(state, seat, action, events)
+        case Accept():
+            do_accept(state, seat, action, events)
+        case Refuse():
+            do_refuse(state, seat, action, events)
+        case ChooseTargets():
+            do_choose_targets(state, seat, action, events)
+        case Take():
+            do_take(state, seat, action, events)
+        case TakeExtra():
+            do_take_extra(state, seat, action, events)
+        case Decline():
+            do_decline(state, seat, action, events)
+        case Steal():
+            do_steal(state, seat, action, events)
+        case Swap():
+            do_swap(state, seat, action, events)
+        case Play():
+            do_play(state, seat, action, events)
+        case Resurrect():
+            do_resurrect(state, seat, action, events)
+        case Alchemy():
+            do_alchemy(state, seat, action, events)
+        case Keep():
+            do_keep(state, seat, action, events)
+        case ReturnContracts():
+            do_return_contracts(state, seat, action, events)
+        case FinalAttraction():
+            do_final_attraction(state, seat, action, events)
+        case ChooseDesign():
+            do_choose_design(state, seat, action, events)
+        case ChooseCity():
+            do_choose_city(state, seat, action, events)
+        case ChooseCopy():
+            do_choose_copy(state, seat, action, events)
+        case _:
+            raise IllegalAction("That is not a Dreadful Circus action.")
