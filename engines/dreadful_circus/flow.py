@@ -199,6 +199,12 @@ def continue_performances(state: State, events: list[Event]) -> None:
         start_performance(state, pending.seat, pending.card, events)
 
 
+def performance_done(state: State, card: str, events: list[Event]) -> None:
+    """The common end of every Performance prompt: the card is done, the next one starts."""
+    finish_performance(state, card, events)
+    continue_performances(state, events)
+
+
 def finish_performance(state: State, card: str, events: list[Event]) -> None:
     """A Performance is done: it goes to the discard pile."""
     state.prompt = None

@@ -27,6 +27,7 @@ from engines.dreadful_circus.flow import (
     finish_offer,
     finish_performance,
     load_wagons,
+    performance_done,
     redeal_without_attraction,
     return_wagon,
     reveal_final,
@@ -269,8 +270,7 @@ def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: l
     if any(t not in prompt.targets for t in chosen):
         raise IllegalAction("That player is not a legal target.")
     if not load_wagons(state, seat, prompt.card, sorted(chosen), events):
-        finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+        performance_done(state, prompt.card, events)
 
 
 def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None:
@@ -315,8 +315,7 @@ def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Even
         f"Sticky-Fingered Monkey: {who(seat)} takes one more item from {who(action.seat)}.",
     )
     unload(state)
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -> None:
@@ -329,8 +328,7 @@ def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -
     events.append(Event.public(f"{who(seat)} declines."))
     if prompt.kind == "extra":
         unload(state)
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_steal(state: State, seat: Seat, action: Steal, events: list[Event]) -> None:
@@ -343,8 +341,7 @@ def do_steal(state: State, seat: Seat, action: Steal, events: list[Event]) -> No
     events.append(
         Event.public(f"{who(seat)} takes {name_of(action.card)} from {who(action.seat)}'s area.")
     )
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None:
@@ -361,8 +358,7 @@ def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None
             f"{name_of(action.their_card)}."
         )
     )
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None:
@@ -389,8 +385,7 @@ def do_resurrect(state: State, seat: Seat, action: Resurrect, events: list[Event
     state.discard.remove(action.card)
     state.areas[seat].append(action.card)
     events.append(Event.public(f"{who(seat)} brings back {name_of(action.card)}."))
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -> None:
@@ -405,8 +400,7 @@ def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -
     events.append(
         Event.public(f"{who(seat)} turns {action.copper} copper into silver and takes 1 copper.")
     )
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None:
@@ -427,8 +421,7 @@ def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None
         f"{who(seat)} keeps 2 contracts and returns {sum(prompt.drawn) - 2} to the bag.",
     )
     prompt.drawn = []
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_return_contracts(
@@ -451,8 +444,7 @@ def do_return_contracts(
         f"You return {contracts_text(counts)} and draw {contracts_text(drawn)}.",
         f"{who(seat)} returns {sum(counts)} contracts and draws {sum(drawn)}.",
     )
-    finish_performance(state, prompt.card, events)
-    continue_performances(state, events)
+    performance_done(state, prompt.card, events)
 
 
 def do_final_attraction(

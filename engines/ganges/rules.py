@@ -126,14 +126,15 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
         flow.push(state, flow.hand_task(card_id))
         return
     flow.remove_from_table(state, events, card_id)
-    if isinstance(action, Build):
-        flow.place_building(state, events, seat, card_id)
-    elif isinstance(action, BuyShip):
-        flow.place_ship(state, events, seat, card_id)
-    elif isinstance(action, TakeGoods):
-        flow.place_goods(state, events, seat, card_id)
-    else:
-        flow.carry_out_palace(state, events, seat, card_id)
+    match action:
+        case Build():
+            flow.place_building(state, events, seat, card_id)
+        case BuyShip():
+            flow.place_ship(state, events, seat, card_id)
+        case TakeGoods():
+            flow.place_goods(state, events, seat, card_id)
+        case _:
+            flow.carry_out_palace(state, events, seat, card_id)
 
 
 def _paid(
@@ -291,70 +292,76 @@ class Ganges(Engine[State, Any, Options]):
             if prompt.kind != kind:
                 raise IllegalAction(f"You cannot {what} now; the game waits for: {prompt.kind}.")
 
-        if isinstance(action, TakeDie | Build | BuyShip | TakeGoods | UsePalace):
-            need("action", "take an action")
-            main_action(new, events, seat, action)
-        elif isinstance(action, AdminDraw):
-            if prompt.kind not in ("action", "end_turn"):
-                raise IllegalAction("An administrator can be used only between actions.")
-            if not p.admins:
-                raise IllegalAction("You have no administrator.")
-            p.admins -= 1
-            new.admin_supply += 1
-            events.append(Event.public(f"{who(seat)} returns an administrator to draw 2 cards."))
-            flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
-        elif isinstance(action, AdminAction):
-            need("end_turn", "buy an extra action")
-            if not p.admins:
-                raise IllegalAction("You have no administrator.")
-            p.admins -= 1
-            new.admin_supply += 1
-            new.owed += 1
-            events.append(
-                Event.public(f"{who(seat)} returns an administrator for an extra action.")
-            )
-        elif isinstance(action, EndTurn):
-            need("end_turn", "end your turn")
-            flow.end_turn(new, events)
-        elif isinstance(action, Discard):
-            need("discard", "discard")
-            if action.card not in prompt.cards:
-                raise IllegalAction("That card is not in your hand.")
-            flow.discard_from_hand(
-                new, events, seat, action.card, "discards {die} to make room (hand limit 8)"
-            )
-        elif isinstance(action, Pick):
-            need("pick", "pick a card")
-            if action.card not in prompt.cards:
-                raise IllegalAction("That card cannot be picked; choose one of the offered cards.")
-            flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
-        elif isinstance(action, Stop):
-            need("pick", "stop")
-            if not prompt.optional:
-                raise IllegalAction("This gain is compulsory while the cards exist.")
-            new.tasks.pop()
-            events.append(Event.public(f"{who(seat)} takes no second goods card."))
-        elif isinstance(action, Choose):
-            need("choose", "choose a bonus option")
-            if action.option not in prompt.options:
-                raise IllegalAction(
-                    f"'{action.option}' is not possible; choose one of {', '.join(prompt.options)}."
+        match action:
+            case TakeDie() | Build() | BuyShip() | TakeGoods() | UsePalace():
+                need("action", "take an action")
+                main_action(new, events, seat, action)
+            case AdminDraw():
+                if prompt.kind not in ("action", "end_turn"):
+                    raise IllegalAction("An administrator can be used only between actions.")
+                if not p.admins:
+                    raise IllegalAction("You have no administrator.")
+                p.admins -= 1
+                new.admin_supply += 1
+                events.append(
+                    Event.public(f"{who(seat)} returns an administrator to draw 2 cards.")
                 )
-            new.tasks.pop()
-            flow.apply_bonus_option(new, events, seat, action.option)
-        elif isinstance(action, Resolve):
-            need("resolve", "resolve triples")
-            if not 0 <= action.option < len(prompt.resolutions):
-                raise IllegalAction("No such resolution set.")
-            flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
-        elif isinstance(action, Convert):
-            need("convert", "flip a track card")
-            conv = Conversion(by=action.by, position=action.position)
-            if conv not in prompt.conversions:
-                raise IllegalAction("That track card cannot be flipped that way now.")
-            flow.convert(new, events, seat, conv)
-        else:
-            raise IllegalAction("Unknown action.")
+                flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
+            case AdminAction():
+                need("end_turn", "buy an extra action")
+                if not p.admins:
+                    raise IllegalAction("You have no administrator.")
+                p.admins -= 1
+                new.admin_supply += 1
+                new.owed += 1
+                events.append(
+                    Event.public(f"{who(seat)} returns an administrator for an extra action.")
+                )
+            case EndTurn():
+                need("end_turn", "end your turn")
+                flow.end_turn(new, events)
+            case Discard():
+                need("discard", "discard")
+                if action.card not in prompt.cards:
+                    raise IllegalAction("That card is not in your hand.")
+                flow.discard_from_hand(
+                    new, events, seat, action.card, "discards {die} to make room (hand limit 8)"
+                )
+            case Pick():
+                need("pick", "pick a card")
+                if action.card not in prompt.cards:
+                    raise IllegalAction(
+                        "That card cannot be picked; choose one of the offered cards."
+                    )
+                flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
+            case Stop():
+                need("pick", "stop")
+                if not prompt.optional:
+                    raise IllegalAction("This gain is compulsory while the cards exist.")
+                new.tasks.pop()
+                events.append(Event.public(f"{who(seat)} takes no second goods card."))
+            case Choose():
+                need("choose", "choose a bonus option")
+                if action.option not in prompt.options:
+                    raise IllegalAction(
+                        f"'{action.option}' is not possible; "
+                        f"choose one of {', '.join(prompt.options)}."
+                    )
+                new.tasks.pop()
+                flow.apply_bonus_option(new, events, seat, action.option)
+            case Resolve():
+                need("resolve", "resolve triples")
+                if not 0 <= action.option < len(prompt.resolutions):
+                    raise IllegalAction("No such resolution set.")
+                flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
+            case Convert():
+                need("convert", "flip a track card")
+                conv = Conversion(by=action.by, position=action.position)
+                if conv not in prompt.conversions:
+                    raise IllegalAction("That track card cannot be flipped that way now.")
+                flow.convert(new, events, seat, conv)
+            case _:
+                raise IllegalAction("Unknown action.")
         flow.advance(new, events)
         return Step(new, events)
 
