@@ -22,7 +22,7 @@ from tests.web.tables import PLAYERS, bot_table, play_until_over
 
 pytestmark = pytest.mark.browser
 
-CHARTED = ["incan_gold", "racing_hedgehogs", "karmaka"]
+CHARTED = ["incan_gold", "racing_hedgehogs", "karmaka", "ganges"]
 
 
 @pytest.mark.parametrize("game", CHARTED)
