@@ -24,6 +24,7 @@ from app.tables import (
     options_from_form,
     playable_engines,
 )
+from engines import REGISTRY
 
 router = APIRouter(tags=["pages"])
 
@@ -237,3 +238,22 @@ async def sit_page(
         pass  # the table page says what is wrong (full, started, private)
     hubs.lobby_changed()
     return RedirectResponse(target, status_code=303)
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse)
+async def rules_page(request: Request, game_id: str, user: UserDep) -> Response:
+    """How to play a game, in the reader's language (templates/rules/<game>.<lang>.html)."""
+    engine = REGISTRY.get(game_id)
+    if engine is None:
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {
+                "user": user,
+                "title": i18n.gettext("No such game"),
+                "message": i18n.gettext("There is no game at this address."),
+            },
+            status_code=404,
+        )
+    ctx = {"user": user, "engine": engine, "game_id": game_id}
+    return templates.TemplateResponse(request, "rules.html", ctx)
