@@ -217,6 +217,13 @@ async def test_final_scores_in_the_browser(sqlite_server: Server) -> None:
             await laptop.screenshot(path=SHOTS / "dreadful_circus_final.png", full_page=True)
             phone = await open_as(browser, base, f"{base}/t/{slug}", None, viewport=PHONE)
             await expect(phone.locator(".dc-scores tbody tr")).to_have_count(4)
+            # A card in an area shows its effect when tapped (focused) on a phone.
+            chip = phone.locator("#board .dc-chip").first
+            await expect(chip.locator(".dc-tip")).to_be_hidden()
+            await chip.focus()
+            await expect(chip.locator(".dc-tip")).to_be_visible()
+            await expect(chip.locator(".dc-tip")).not_to_be_empty()
+            await chip.blur()
             await phone.screenshot(path=SHOTS / "dreadful_circus_final_phone.png", full_page=True)
             await assert_fits_phone(phone)
             await browser.close()
