@@ -12,14 +12,8 @@ from engines.core import (
     Event,
     Seat,
 )
-from engines.dreadful_circus.cards import (
-    CITIES,
-    ITEMS,
-    METALS,
-)
-from engines.dreadful_circus.model import (
-    State,
-)
+from engines.dreadful_circus.cards import CITIES, ITEMS, METALS
+from engines.dreadful_circus.model import State
 
 COPPER, SILVER, GOLD = 0, 1, 2
 FIRST_CITY = 3
@@ -108,3 +102,11 @@ def secret_pair(state: State, seats: set[int], secret: str, public: str) -> list
         Event(secret, seats=frozenset(seats), spectators=False),
         Event(public, seats=everyone - seats, spectators=True),
     ]
+
+
+def return_wagon(state: State, seat: Seat) -> None:
+    """A wagon goes home: its contents go back behind its owner's screen."""
+    add_goods(state.screens[seat], state.wagons[seat])
+    state.wagons[seat] = empty_goods()
+    state.wagon_at[seat] = None
+    state.wagon_seen[seat] = []

@@ -12,29 +12,20 @@ from engines.core import (
     Seat,
     who,
 )
-from engines.dreadful_circus.cards import (
-    CITIES,
-    ITEMS,
-    is_attraction,
-    name_of,
-)
+from engines.dreadful_circus.cards import CITIES, ITEMS, is_attraction, name_of
 from engines.dreadful_circus.flow import (
     accept_triggers,
     advance_chooser,
-    after_takes,
     continue_performances,
     discard_offer,
     finish_offer,
     finish_performance,
-    load_wagons,
     performance_done,
     redeal_without_attraction,
-    return_wagon,
     reveal_final,
     reveal_offers,
     start_resolution,
     start_round,
-    unload,
     wagons_at,
 )
 from engines.dreadful_circus.goods import (
@@ -48,6 +39,7 @@ from engines.dreadful_circus.goods import (
     give_contracts,
     goods_text,
     items_to_goods,
+    return_wagon,
     secret_pair,
 )
 from engines.dreadful_circus.model import (
@@ -78,6 +70,7 @@ from engines.dreadful_circus.model import (
     Take,
     TakeExtra,
 )
+from engines.dreadful_circus.performances import after_takes, load_wagons, unload
 from engines.dreadful_circus.table import (
     allowed_offers,
     bidders,

@@ -8,15 +8,9 @@ from engines.core import (
     Rng,
     Seat,
 )
-from engines.dreadful_circus.cards import (
-    CITIES,
-    ITEMS,
-    is_attraction,
-)
+from engines.dreadful_circus.cards import CITIES, ITEMS, is_attraction
 from engines.dreadful_circus.goods import FIRST_CITY
-from engines.dreadful_circus.model import (
-    State,
-)
+from engines.dreadful_circus.model import State
 
 # ---- determinization ---------------------------------------------------------------------------
 

@@ -81,11 +81,7 @@ from engines.dreadful_circus.model import (
     Take,
     TakeExtra,
 )
-from engines.dreadful_circus.scoring import (
-    parse_copy,
-    score_all,
-    tie_break_key,
-)
+from engines.dreadful_circus.scoring import parse_copy, score_all, tie_break_key
 from engines.dreadful_circus.table import (
     allowed_offers,
     bid_menu,

@@ -9,13 +9,7 @@ from itertools import combinations_with_replacement
 from engines.core import (
     Seat,
 )
-from engines.dreadful_circus.cards import (
-    CITIES,
-    COLLECTION_DESIGNS,
-    DESIGNS,
-    METALS,
-    effect_of,
-)
+from engines.dreadful_circus.cards import CITIES, COLLECTION_DESIGNS, DESIGNS, METALS, effect_of
 from engines.dreadful_circus.goods import (
     COPPER,
     FIRST_CITY,
@@ -26,15 +20,8 @@ from engines.dreadful_circus.goods import (
     covers,
     empty_goods,
 )
-from engines.dreadful_circus.model import (
-    State,
-)
-from engines.dreadful_circus.scoring import (
-    COPIERS,
-    Tally,
-    parse_copy,
-    slot_keys,
-)
+from engines.dreadful_circus.model import State
+from engines.dreadful_circus.scoring import COPIERS, Tally, parse_copy, slot_keys
 
 # ---- small named rules ------------------------------------------------------------------------
 

@@ -1,0 +1,262 @@
+"""Dreadful Circus — the Performances: what each one does when its winner resolves it, the
+prompts it asks, and loading and unloading wagons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engines.core import (
+    Event,
+    Seat,
+    who,
+)
+from engines.dreadful_circus.cards import ITEMS, effect_of, is_attraction, name_of
+from engines.dreadful_circus.goods import (
+    COPPER,
+    FIRST_CITY,
+    LOAD_COINS,
+    MIN_HAND_TO_SELL,
+    SILVER,
+    TARGET_COUNT,
+    add_goods,
+    contracts_text,
+    draw_contracts,
+    give_contracts,
+    return_wagon,
+    secret_pair,
+)
+from engines.dreadful_circus.model import Prompt, State
+from engines.dreadful_circus.table import (
+    count_effect,
+    load_targets,
+    steal_options,
+    swap_options,
+)
+
+# ---- the flow (mutating helpers, always called on a fresh copy) -------------------------------
+
+
+PerformanceEffect = Callable[[State, Seat, str, list[Event]], bool]
+"""Resolves a Performance; True when it waits for the resolver's decision."""
+
+
+def ask(state: State, kind: Any, seat: Seat, card: str, **fields: Any) -> None:
+    """Open a prompt for the resolver."""
+    state.prompt = Prompt(kind=kind, seat=seat, card=card, **fields)
+
+
+def perform_loading(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Bendy Marcella, Knife Thrower, Human Cannonball, Fire-Breather: name targets, load."""
+    legal = load_targets(state, seat, card)
+    if not legal:
+        events.append(Event.public(f"{name_of(card)} has no legal target."))
+        return False
+    need = min(TARGET_COUNT[effect_of(card)], len(legal))
+    if need == len(legal):
+        return load_wagons(state, seat, card, legal, events)
+    ask(state, "targets", seat, card, targets=legal, count=need)
+    return True
+
+
+def perform_pickpocket(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Pickpocket Clowns: every legal other player loads coins; 1 copper from each wagon."""
+    legal = load_targets(state, seat, card)
+    if not legal:
+        events.append(Event.public(f"{name_of(card)} has no legal target."))
+        return False
+    return load_wagons(state, seat, card, legal, events)
+
+
+def perform_candy_thieves(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Candy Thieves: compulsory choice of a Collection card to move, if any can be."""
+    if steal_options(state, seat):
+        ask(state, "steal", seat, card)
+        return True
+    events.append(Event.public("Nobody has a Collection card that can be taken."))
+    return False
+
+
+def supply_gain(gain: list[int], text: str) -> PerformanceEffect:
+    """A yellow Performance that only takes coins from the supply."""
+
+    def effect(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+        """Take the fixed coins."""
+        add_goods(state.screens[seat], gain)
+        events.append(Event.public(f"{who(seat)} takes {text}."))
+        return False
+
+    return effect
+
+
+def perform_alchemist(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Alchemist: always asks how many copper to turn into silver (0 is allowed)."""
+    ask(state, "alchemy", seat, card)
+    return True
+
+
+def perform_rain_of_coins(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Rain of Coins: 1 copper to every player from the resolver clockwise, then 1 silver."""
+    n = state.num_players
+    for k in range(n):
+        state.screens[(seat + k) % n][COPPER] += 1
+    state.screens[seat][SILVER] += 1
+    events.append(Event.public(f"Every player takes 1 copper; then {who(seat)} takes 1 silver."))
+    return False
+
+
+def perform_sleight_of_hand(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Sleight of Hand: draw 3 contracts (how many is public, the types are not)."""
+    drawn = draw_contracts(state, 3)
+    give_contracts(state, seat, drawn)
+    events += secret_pair(
+        state,
+        {seat},
+        f"You draw {contracts_text(drawn)}.",
+        f"{who(seat)} draws {sum(drawn)} contracts.",
+    )
+    return False
+
+
+def perform_tightrope_walker(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Tightrope Walker: draw 4, keep 2 of your choice (all if 2 or fewer were drawn)."""
+    drawn = draw_contracts(state, 4)
+    if sum(drawn) > 2:
+        events += secret_pair(
+            state,
+            {seat},
+            f"You draw {contracts_text(drawn)}.",
+            f"{who(seat)} draws {sum(drawn)} contracts.",
+        )
+        ask(state, "keep", seat, card, drawn=drawn)
+        return True
+    give_contracts(state, seat, drawn)
+    events += secret_pair(
+        state,
+        {seat},
+        f"You draw and keep {contracts_text(drawn)}.",
+        f"{who(seat)} draws and keeps {sum(drawn)} contracts.",
+    )
+    return False
+
+
+def perform_vanishing_cabinet(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Vanishing Cabinet: may swap, when any swap is possible."""
+    if swap_options(state, seat):
+        ask(state, "swap", seat, card)
+        return True
+    events.append(Event.public("There is nothing to swap."))
+    return False
+
+
+def perform_encore(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Encore!: may play a card, only from a hand of 4 or more."""
+    if len(state.hands[seat]) >= MIN_HAND_TO_SELL:
+        ask(state, "encore", seat, card)
+        return True
+    events.append(Event.public(f"{who(seat)} holds fewer than 4 cards: Encore! does nothing."))
+    return False
+
+
+def perform_resurrection(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Resurrection Show: may take an Attraction from the discard pile, if there is one."""
+    if any(is_attraction(c) for c in state.discard):
+        ask(state, "resurrect", seat, card)
+        return True
+    events.append(Event.public("There is no Attraction in the discard pile."))
+    return False
+
+
+def perform_grand_parade(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Grand Parade: every player draws 1 contract from the resolver clockwise, then 1 more."""
+    n = state.num_players
+    for p in [(seat + k) % n for k in range(n)] + [seat]:
+        drawn = draw_contracts(state, 1)
+        give_contracts(state, p, drawn)
+        events.append(Event.private(p, f"You draw {contracts_text(drawn)}."))
+    events.append(Event.public(f"Every player draws a contract; then {who(seat)} draws one more."))
+    return False
+
+
+def perform_wheel_of_fortune(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
+    """Wheel of Fortune: always asks which contracts to return (none is allowed)."""
+    ask(state, "wheel", seat, card)
+    return True
+
+
+PERFORMANCE_EFFECTS: dict[str, PerformanceEffect] = {
+    "bendy_marcella": perform_loading,
+    "knife_thrower": perform_loading,
+    "human_cannonball": perform_loading,
+    "fire_breather": perform_loading,
+    "pickpocket_clowns": perform_pickpocket,
+    "candy_thieves": perform_candy_thieves,
+    "coin_juggler": supply_gain([1, 1, 0, 0, 0, 0, 0, 0], "1 silver and 1 copper"),
+    "golden_trapeze": supply_gain([0, 0, 1, 0, 0, 0, 0, 0], "1 gold"),
+    "strongman": supply_gain([3, 0, 0, 0, 0, 0, 0, 0], "3 copper"),
+    "alchemist": perform_alchemist,
+    "rain_of_coins": perform_rain_of_coins,
+    "sleight_of_hand": perform_sleight_of_hand,
+    "tightrope_walker": perform_tightrope_walker,
+    "vanishing_cabinet": perform_vanishing_cabinet,
+    "encore": perform_encore,
+    "resurrection_show": perform_resurrection,
+    "grand_parade": perform_grand_parade,
+    "wheel_of_fortune": perform_wheel_of_fortune,
+}
+
+
+def load_wagons(
+    state: State, seat: Seat, card: str, targets: list[Seat], events: list[Event]
+) -> bool:
+    """Load the wagon: each target puts all coins (or contracts) into their wagon for `seat`.
+    True while the resolver still has to take (or may take with the Monkey)."""
+    coins = effect_of(card) in LOAD_COINS
+    kind = "coins" if coins else "contracts"
+    span = range(0, FIRST_CITY) if coins else range(FIRST_CITY, len(ITEMS))
+    for t in targets:
+        for i in span:
+            state.wagons[t][i] += state.screens[t][i]
+            state.screens[t][i] = 0
+        state.wagon_seen[t] = [seat]
+        events.append(Event.public(f"{who(t)} loads all their {kind} for {who(seat)}."))
+    if effect_of(card) != "pickpocket_clowns":
+        ask(state, "take", seat, card, targets=targets, index=0)
+        return True
+    for t in targets:
+        took = "nothing"
+        if state.wagons[t][COPPER]:
+            state.wagons[t][COPPER] -= 1
+            state.screens[seat][COPPER] += 1
+            took = "1 copper"
+        events.append(
+            Event(
+                f"{who(seat)} takes {took} from {who(t)}'s wagon.",
+                seats=frozenset({seat, t}),
+                spectators=False,
+            )
+        )
+    events.append(Event.public(f"{who(seat)} takes copper from the loaded wagons."))
+    ask(state, "take", seat, card, targets=targets, index=len(targets))
+    return after_takes(state, events)
+
+
+def after_takes(state: State, events: list[Event]) -> bool:
+    """All takes done: the Sticky-Fingered Monkey may take one more item (True: it is asked);
+    otherwise the wagons go back."""
+    prompt = state.prompt
+    assert prompt is not None
+    if count_effect(state, prompt.seat, "sticky_monkey"):
+        prompt.kind = "extra"
+        return True
+    unload(state)
+    return False
+
+
+def unload(state: State) -> None:
+    """Loaded wagons go back; what is left returns behind the owners' screens."""
+    prompt = state.prompt
+    assert prompt is not None
+    for t in prompt.targets:
+        return_wagon(state, t)
