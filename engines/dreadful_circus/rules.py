@@ -49,7 +49,6 @@ from engines.dreadful_circus.goods import (
     draw_contracts,
     empty_goods,
     give_contracts,
-    goods_view,
 )
 from engines.dreadful_circus.handlers import handle
 from engines.dreadful_circus.hidden import redeal_hidden_cards, redeal_hidden_goods
@@ -95,6 +94,7 @@ from engines.dreadful_circus.table import (
     tallies,
 )
 from engines.dreadful_circus.text import action_text
+from engines.dreadful_circus.view import build_view
 
 # ---- the engine -------------------------------------------------------------------------------
 
@@ -219,7 +219,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
                 if b not in state.inspected
             ]
         if phase == "perform":
-            return self._prompt_actions(state)
+            return self.prompt_actions(state)
         if phase == "final":
             cards = [c for c in dict.fromkeys(state.hands[seat]) if is_attraction(c)]
             return [FinalAttraction(card=c) for c in cards] + [FinalAttraction(card=None)]
@@ -242,7 +242,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
             and bool(self.to_act(state))
         )
 
-    def _prompt_actions(self, state: State) -> list[Any]:
+    def prompt_actions(self, state: State) -> list[Any]:
         """The answers to the open Performance prompt."""
         prompt = state.prompt
         assert prompt is not None
@@ -323,129 +323,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """What `seat` sees (None = spectator): public table plus that seat's secrets."""
-        n = state.num_players
-        phase = state.phase
-        seller_list = sellers(state)
-        simultaneous = phase in ("draft", "first_attraction", "offer", "final")
-        players = []
-        for p in range(n):
-            visible_wagon = seat is not None and (seat == p or seat in state.wagon_seen[p])
-            players.append(
-                {
-                    "seat": p,
-                    "area": list(state.areas[p]),
-                    "hand_size": len(state.hands[p]),
-                    "first_seller": p == state.first_seller,
-                    "second_seller": p == state.second_seller,
-                    "has_chosen": state.chosen[p] if simultaneous else None,
-                    "wagon_at": state.wagon_at[p],
-                    "wagon": goods_view(state.wagons[p]) if visible_wagon else None,
-                    "screen": goods_view(state.screens[p]) if state.revealed else None,
-                    "scoring_choices": dict(state.scoring_choices[p]),
-                }
-            )
-        offers: list[JSON] = []
-        if phase == "offer":
-            offers = [{"seller": s, "card": None, "ready": state.chosen[s]} for s in seller_list]
-        elif state.offers:
-            offers = [
-                {
-                    "seller": s,
-                    "card": state.offers[i],
-                    "winner": state.winners[i],
-                    "resolved": i < state.resolving,
-                }
-                for i, s in enumerate(seller_list)
-            ]
-        data: JSON = {
-            "game": self.spec.id,
-            "seat": seat,
-            "phase": phase,
-            "round": state.round,
-            "draft": state.draft,
-            "to_act": sorted(self.to_act(state)),
-            "first_seller": state.first_seller,
-            "second_seller": state.second_seller,
-            "players": players,
-            "offers": offers,
-            "bag": sum(state.bag),
-            "deck": len(state.deck),
-            "discard": list(state.discard),
-            "queue": [{"seat": q.seat, "card": q.card} for q in state.queue],
-            "inspection": None,
-            "performance": None,
-            "you": None,
-            "prompt": None,
-            "scores": None,
-            "outcome": None,
-        }
-        if phase == "inspect":
-            data["inspection"] = {
-                "offer": state.resolving,
-                "seller": seller_list[state.resolving],
-                "inspected": list(state.inspected),
-                "inspecting": state.inspecting,
-            }
-        if state.prompt is not None:
-            pr = state.prompt
-            data["performance"] = {
-                "seat": pr.seat,
-                "card": pr.card,
-                "kind": pr.kind,
-                "targets": list(pr.targets),
-            }
-        if seat is not None:
-            data["you"] = self._private_view(state, seat)
-            data["prompt"] = self._prompt_view(state, seat)
-        if phase == "over":
-            outcome = self.outcome(state)
-            assert outcome is not None
-            data["scores"] = outcome.details["breakdown"]
-            data["outcome"] = outcome.to_json()
-        return data
-
-    def _private_view(self, state: State, seat: Seat) -> JSON:
-        """A seat's own screen, hand, wagon, pending pick and draft cards."""
-        return {
-            "screen": goods_view(state.screens[seat]),
-            "hand": list(state.hands[seat]),
-            "choice": state.choices[seat],
-            "has_chosen": state.chosen[seat],
-            "draft_packet": list(state.packets[seat]) if state.packets else [],
-            "draft_picks": list(state.picks[seat]) if state.picks else [],
-        }
-
-    def _prompt_view(self, state: State, seat: Seat) -> JSON | None:
-        """The decision `seat` owes now, with its options, for the screen to ask."""
-        if seat not in self.to_act(state):
-            return None
-        phase = state.phase
-        if phase == "perform":
-            pr = state.prompt
-            assert pr is not None
-            return {
-                "kind": pr.kind,
-                "card": pr.card,
-                "targets": list(pr.targets),
-                "index": pr.index,
-                "drawn": dict(zip(CITIES, pr.drawn, strict=True)) if pr.drawn else None,
-                "options": [self.dump_action(a) for a in self._prompt_actions(state)],
-            }
-        if phase == "scoring":
-            slot = next_scoring_slot(state, seat)
-            assert slot is not None
-            return {"kind": "scoring_" + slot[1], "key": slot[0], "options": slot[2]}
-        if phase == "inspect":
-            if state.inspecting is None:
-                waiting = wagons_at(state, state.resolving)
-                return {
-                    "kind": "inspect",
-                    "options": [b for b in waiting if b not in state.inspected],
-                }
-            return {"kind": "accept_or_refuse", "bidder": state.inspecting}
-        if phase == "bid":
-            return {"kind": "bid", "offers": allowed_offers(state, seat)}
-        return {"kind": phase}
+        return build_view(self, state, seat)
 
     # ---- outcome -----------------------------------------------------------------------------
 

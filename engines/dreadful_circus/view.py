@@ -1,0 +1,149 @@
+"""Dreadful Circus — what each seat sees: the public table, that seat's own screen and hand,
+and the decision it owes now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.core import JSON, Seat
+from engines.dreadful_circus.cards import CITIES
+from engines.dreadful_circus.flow import wagons_at
+from engines.dreadful_circus.goods import goods_view
+from engines.dreadful_circus.model import State
+from engines.dreadful_circus.table import (
+    allowed_offers,
+    next_scoring_slot,
+    sellers,
+)
+
+if TYPE_CHECKING:
+    from engines.dreadful_circus.rules import DreadfulCircus
+
+
+def build_view(engine: DreadfulCircus, state: State, seat: Seat | None) -> JSON:
+    """What `seat` sees (None = spectator): public table plus that seat's secrets."""
+    n = state.num_players
+    phase = state.phase
+    seller_list = sellers(state)
+    simultaneous = phase in ("draft", "first_attraction", "offer", "final")
+    players = []
+    for p in range(n):
+        visible_wagon = seat is not None and (seat == p or seat in state.wagon_seen[p])
+        players.append(
+            {
+                "seat": p,
+                "area": list(state.areas[p]),
+                "hand_size": len(state.hands[p]),
+                "first_seller": p == state.first_seller,
+                "second_seller": p == state.second_seller,
+                "has_chosen": state.chosen[p] if simultaneous else None,
+                "wagon_at": state.wagon_at[p],
+                "wagon": goods_view(state.wagons[p]) if visible_wagon else None,
+                "screen": goods_view(state.screens[p]) if state.revealed else None,
+                "scoring_choices": dict(state.scoring_choices[p]),
+            }
+        )
+    offers: list[JSON] = []
+    if phase == "offer":
+        offers = [{"seller": s, "card": None, "ready": state.chosen[s]} for s in seller_list]
+    elif state.offers:
+        offers = [
+            {
+                "seller": s,
+                "card": state.offers[i],
+                "winner": state.winners[i],
+                "resolved": i < state.resolving,
+            }
+            for i, s in enumerate(seller_list)
+        ]
+    data: JSON = {
+        "game": engine.spec.id,
+        "seat": seat,
+        "phase": phase,
+        "round": state.round,
+        "draft": state.draft,
+        "to_act": sorted(engine.to_act(state)),
+        "first_seller": state.first_seller,
+        "second_seller": state.second_seller,
+        "players": players,
+        "offers": offers,
+        "bag": sum(state.bag),
+        "deck": len(state.deck),
+        "discard": list(state.discard),
+        "queue": [{"seat": q.seat, "card": q.card} for q in state.queue],
+        "inspection": None,
+        "performance": None,
+        "you": None,
+        "prompt": None,
+        "scores": None,
+        "outcome": None,
+    }
+    if phase == "inspect":
+        data["inspection"] = {
+            "offer": state.resolving,
+            "seller": seller_list[state.resolving],
+            "inspected": list(state.inspected),
+            "inspecting": state.inspecting,
+        }
+    if state.prompt is not None:
+        pr = state.prompt
+        data["performance"] = {
+            "seat": pr.seat,
+            "card": pr.card,
+            "kind": pr.kind,
+            "targets": list(pr.targets),
+        }
+    if seat is not None:
+        data["you"] = private_view(state, seat)
+        data["prompt"] = prompt_view(engine, state, seat)
+    if phase == "over":
+        outcome = engine.outcome(state)
+        assert outcome is not None
+        data["scores"] = outcome.details["breakdown"]
+        data["outcome"] = outcome.to_json()
+    return data
+
+
+def private_view(state: State, seat: Seat) -> JSON:
+    """A seat's own screen, hand, wagon, pending pick and draft cards."""
+    return {
+        "screen": goods_view(state.screens[seat]),
+        "hand": list(state.hands[seat]),
+        "choice": state.choices[seat],
+        "has_chosen": state.chosen[seat],
+        "draft_packet": list(state.packets[seat]) if state.packets else [],
+        "draft_picks": list(state.picks[seat]) if state.picks else [],
+    }
+
+
+def prompt_view(engine: DreadfulCircus, state: State, seat: Seat) -> JSON | None:
+    """The decision `seat` owes now, with its options, for the screen to ask."""
+    if seat not in engine.to_act(state):
+        return None
+    phase = state.phase
+    if phase == "perform":
+        pr = state.prompt
+        assert pr is not None
+        return {
+            "kind": pr.kind,
+            "card": pr.card,
+            "targets": list(pr.targets),
+            "index": pr.index,
+            "drawn": dict(zip(CITIES, pr.drawn, strict=True)) if pr.drawn else None,
+            "options": [engine.dump_action(a) for a in engine.prompt_actions(state)],
+        }
+    if phase == "scoring":
+        slot = next_scoring_slot(state, seat)
+        assert slot is not None
+        return {"kind": "scoring_" + slot[1], "key": slot[0], "options": slot[2]}
+    if phase == "inspect":
+        if state.inspecting is None:
+            waiting = wagons_at(state, state.resolving)
+            return {
+                "kind": "inspect",
+                "options": [b for b in waiting if b not in state.inspected],
+            }
+        return {"kind": "accept_or_refuse", "bidder": state.inspecting}
+    if phase == "bid":
+        return {"kind": "bid", "offers": allowed_offers(state, seat)}
+    return {"kind": phase}
