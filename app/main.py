@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
@@ -20,7 +21,7 @@ from app.api.routes import api, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import make_engine, make_session_factory, upgrade_database
 from app.errors import Refusal
-from app.i18n import LanguageMiddleware
+from app.i18n import N_, LanguageMiddleware
 from app.realtime.hub import Hubs, Runtime
 from engines.core import params_to_json
 
@@ -72,6 +73,23 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> Response:
+        # FastAPI's default answer echoes the input back, which cannot even be encoded when it
+        # holds a lone surrogate (a 500): answer in the API's own shape, without the input.
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ())[1:])
+        refusal = Refusal(
+            "malformed",
+            N_("Bad request: %(where)s %(detail)s."),
+            422,
+            where=where,
+            detail=str(first.get("msg", "")),
+        )
+        return JSONResponse(
+            {"error": {"code": refusal.code, "message": refusal.message}}, status_code=422
+        )
 
     @app.exception_handler(Refusal)
     async def room_error(_request: Request, exc: Refusal) -> Response:

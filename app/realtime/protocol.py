@@ -65,6 +65,38 @@ Incoming = Annotated[Act | Sync | Chat, Field(discriminator="type")]
 INCOMING: TypeAdapter[Act | Sync | Chat] = TypeAdapter(Incoming)
 
 
+MAX_DEPTH = 8
+"""The deepest nesting a client frame may have (an act is at most three levels deep)."""
+MAX_ITEMS = 2000
+"""The most values a client frame may hold."""
+
+
+def json_shape(text: str) -> tuple[int, int]:
+    """The nesting depth and a bound on the number of values of a JSON text, found without
+    parsing it (so a hostile frame cannot exhaust the parser's recursion)."""
+    depth = deepest = 0
+    items = 1
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+        elif ch == ",":
+            items += 1
+    return deepest, items
+
+
 def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
     """Decode one client frame, or raise `Refusal` saying what is wrong."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
@@ -75,6 +107,9 @@ def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
             size=size,
             limit=max_bytes,
         )
+    depth, items = json_shape(raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
+    if depth > MAX_DEPTH or items > MAX_ITEMS:
+        raise Refusal("malformed", N_("Message is nested too deeply or holds too many items."))
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):

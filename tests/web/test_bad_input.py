@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -128,12 +129,17 @@ async def test_private_table_needs_its_code(server: Server) -> None:
     stranger = await Player(server.url, server.ws_url).login("Stranger")
     r = await stranger.http.get("/api/tables")
     assert info["slug"] not in {t["slug"] for t in r.json()}
-    assert (await stranger.http.get(f"/t/{info['slug']}")).status_code == 403
-    assert (await stranger.http.get(f"/t/{info['slug']}?code=wrong")).status_code == 403
+    # Without its code a private table answers exactly like a table that does not exist.
+    missing = await stranger.http.get("/t/NoSuchTb")
+    for path in (f"/t/{info['slug']}", f"/t/{info['slug']}?code=wrong"):
+        r = await stranger.http.get(path)
+        assert r.status_code == missing.status_code == 404
     r = await stranger.http.post(f"/api/tables/{info['slug']}/join")
-    assert r.status_code == 403 and r.json()["error"]["code"] == "private_room"
+    gone = await stranger.http.post("/api/tables/NoSuchTb/join")
+    assert r.status_code == gone.status_code == 404
+    assert r.json() == gone.json()
     async with connect(f"{server.ws_url}/ws/t/{info['slug']}?format=json") as ws:
-        assert json.loads(await ws.recv())["code"] == "private_room"
+        assert json.loads(await ws.recv())["code"] == "unknown_room"
     assert (
         await stranger.http.get(f"/t/{info['slug']}?code={info['invite_code']}")
     ).status_code == 200
@@ -178,3 +184,59 @@ async def test_bad_table_options_and_names(server: Server) -> None:
     assert r.status_code == 400
     assert (await p.http.get("/api/tables")).json() == []
     await p.close()
+
+
+async def test_deeply_nested_json_is_malformed_and_the_socket_stays(server: Server) -> None:
+    """`[` × 1000 under the size limit is refused as `malformed` before parsing; the same
+    socket then still answers a sync."""
+    seats, info = await make_table(server.url, server.ws_url, ["A", "B", "C"])
+    try:
+        url = f"{server.ws_url}/ws/t/{info['slug']}?format=json"
+        async with connect(url, additional_headers={"Cookie": seats[0].cookie}) as ws:
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+            for frame in (
+                "[" * 1000 + "]" * 1000,
+                '{"type": "act", "x": ' + "[1," * 500 + "1" + "]" * 500 + "}",
+            ):
+                await ws.send(frame)
+                while (msg := json.loads(await ws.recv()))["type"] != "error":
+                    pass
+                assert msg["code"] == "malformed"
+            await ws.send(json.dumps({"type": "sync"}))
+            while (msg := json.loads(await ws.recv()))["type"] != "state":
+                pass
+            assert msg["version"] >= 0
+    finally:
+        for p in seats:
+            await p.close()
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "kept"),
+    [
+        (r"Ala\ud800", 422, "malformed"),
+        (r"An\u0000na", 200, "Anna"),
+        (r"Ev\u202eil", 200, "Evil"),
+        (r"Ze\u200bro", 200, "Zero"),
+        (r"Zoe\u0308 Łucja", 200, "Zoë Łucja"),
+        (r"\u200b\u202e", 400, "bad_name"),
+    ],
+)
+async def test_names_are_normalised_or_refused(
+    server: Server, raw: str, status: int, kept: str
+) -> None:
+    """Names are NFC, without control or format characters; a lone surrogate is refused with
+    422 and a clear message (never a 500, on either database); `kept` is the stored name or
+    the refusal's code."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        body = '{"name": "' + raw + '"}'
+        r = await http.post(
+            "/api/guest", content=body, headers={"Content-Type": "application/json"}
+        )
+    assert r.status_code == status, r.text
+    if status == 200:
+        assert r.json()["name"] == kept
+    else:
+        assert r.json()["error"]["code"] == kept
+        assert r.json()["error"]["message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -12,7 +13,7 @@ from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
-from app.realtime.hub import RoomHub
+from app.realtime.hub import RoomHub, clean_chat
 from app.realtime.messages import room_info
 from app.tables import create_table, lobby_listing, playable_engines
 
@@ -39,16 +40,20 @@ class TableIn(BaseModel):
 async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> RoomHub:
     """The room's hub if it exists and the user may see it (else a clear error)."""
     hub: RoomHub | None = await hubs.get(slug)
-    if hub is None:
+    # A private table without its invite code answers exactly like a missing one, so a prober
+    # cannot tell that it exists.
+    if hub is None or not hub.may_watch(user_id, code):
         raise Refusal("unknown_room", N_("There is no table at this address."), 404)
-    if not hub.may_watch(user_id, code):
-        raise Refusal("private_room", N_("This table is private; you need its invite link."), 403)
     return hub
 
 
 def clean_name(raw: str) -> str:
-    """Trim and collapse whitespace in a display name; refuse an empty one."""
-    name = " ".join(raw.split())[:24]
+    """A display name as people will read it: NFC, whitespace collapsed, without control,
+    format (bidi overrides, zero-width) or private-use characters; 24 characters at most.
+    A name that is not valid Unicode text (a lone surrogate) is refused."""
+    if any(unicodedata.category(ch) == "Cs" for ch in raw):
+        raise Refusal("bad_name", N_("That name holds characters that are not text."), 422)
+    name = clean_chat(unicodedata.normalize("NFC", raw))[:24].strip()
     if not name:
         raise Refusal("bad_name", N_("Please enter a display name."), 400)
     return name

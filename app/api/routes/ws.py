@@ -105,13 +105,9 @@ async def table_socket(
     fmt = "json" if format == "json" else "html"
     uid = _user_id(ws)
     hub = await hubs.get(slug)
-    if hub is None:
+    if hub is None or not hub.may_watch(uid, code):
+        # A private table without its code answers like a missing one (no probing).
         await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
-        return
-    if not hub.may_watch(uid, code):
-        await _refuse(
-            ws, fmt, "private_room", N_("This table is private; use its invite link."), 4403
-        )
         return
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt)
