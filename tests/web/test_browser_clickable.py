@@ -58,31 +58,33 @@ async def test_every_control_and_card_can_be_clicked(sqlite_server: Server, game
     await me.connect(table["slug"])
     url = f"{sqlite_server.url}/t/{table['slug']}"
     rng = random.Random(14)
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        pages = {
-            "laptop": await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP),
-            "phone": await open_as(browser, sqlite_server.url, url, me, viewport=PHONE),
-        }
-        checked = 0
-        failures: list[str] = []
-        for decision in range(max(CHECKS_AT) + 1):
-            await my_turn_alone(me)
-            if room_of(me)["status"] == "finished":
-                break
-            version = me.version
-            if decision in CHECKS_AT:
-                for size, page in pages.items():
-                    count, failed = await uncovered(page, version)
-                    checked += count
-                    failures += [f"{size} @v{version}: {f}" for f in failed]
-                    await page.screenshot(path=SHOTS / f"clickable_{game}_{size}.png")
-            game_state = hub_of(app_of(sqlite_server), table["slug"]).game
-            assert game_state is not None and game_state.version == version
-            action = rng.choice(game_state.engine.legal_actions(game_state.state, 0))
-            await me.act(game_state.engine.dump_action(action), version)
-            await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
-        await browser.close()
-    await me.close()
+    try:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            pages = {
+                "laptop": await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP),
+                "phone": await open_as(browser, sqlite_server.url, url, me, viewport=PHONE),
+            }
+            checked = 0
+            failures: list[str] = []
+            for decision in range(max(CHECKS_AT) + 1):
+                await my_turn_alone(me)
+                if room_of(me)["status"] == "finished":
+                    break
+                version = me.version
+                if decision in CHECKS_AT:
+                    for size, page in pages.items():
+                        count, failed = await uncovered(page, version)
+                        checked += count
+                        failures += [f"{size} @v{version}: {f}" for f in failed]
+                        await page.screenshot(path=SHOTS / f"clickable_{game}_{size}.png")
+                game_state = hub_of(app_of(sqlite_server), table["slug"]).game
+                assert game_state is not None and game_state.version == version
+                action = rng.choice(game_state.engine.legal_actions(game_state.state, 0))
+                await me.act(game_state.engine.dump_action(action), version)
+                await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
+            await browser.close()
+    finally:
+        await me.close()
     assert checked >= 10, f"only {checked} controls and cards were found"
     assert not failures, "\n".join(failures[:12])

@@ -6,6 +6,9 @@ Screenshots (artifacts/screenshots/chart_*.png, last_move_*.png) — look at the
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from tests.conftest import Server
@@ -40,31 +43,45 @@ async def test_end_screen_draws_a_score_chart(sqlite_server: Server, game: str) 
     n = PLAYERS[game]
     assert history and all(len(row) == n for row in history)
     url = f"{sqlite_server.url}/t/{table['slug']}"
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-            page = await open_as(browser, sqlite_server.url, url, me, viewport=viewport)
-            chart = page.locator("#board .score-chart")
-            await expect(chart).to_be_visible()
-            await expect(chart.locator("polyline")).to_have_count(n)
-            legend = chart.locator(".chart-legend li")
-            await expect(legend).to_have_count(n)
-            await expect(legend.nth(0)).to_contain_text("Person 0 (you)")
-            for s in range(n):
-                await expect(legend.nth(s)).to_contain_text(f": {history[-1][s]}")
-            # Every line has one point per round.
-            points = await chart.locator("polyline").first.get_attribute("points")
-            assert points is not None and len(points.split()) == len(history)
-            label = await chart.locator("svg[role=img]").get_attribute("aria-label")
-            assert label is not None and "Person 0" in label
-            await chart.scroll_into_view_if_needed()
-            await page.screenshot(path=SHOTS / f"chart_{game}_{size}.png", full_page=True)
-            await chart.screenshot(path=SHOTS / f"chart_{game}_{size}_only.png")
-            if viewport is PHONE:
-                await assert_fits_phone(page)
-            await page.context.close()
-        await browser.close()
-    await me.close()
+    try:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+                page = await open_as(browser, sqlite_server.url, url, me, viewport=viewport)
+                chart = page.locator("#board .score-chart")
+                await expect(chart).to_be_visible()
+                await expect(chart.locator("polyline")).to_have_count(n)
+                legend = chart.locator(".chart-legend li")
+                await expect(legend).to_have_count(n)
+                await expect(legend.nth(0)).to_contain_text("Person 0 (you)")
+                for s in range(n):
+                    await expect(legend.nth(s)).to_contain_text(f": {history[-1][s]}")
+                # Every line has one point per round.
+                points = await chart.locator("polyline").first.get_attribute("points")
+                assert points is not None and len(points.split()) == len(history)
+                label = await chart.locator("svg[role=img]").get_attribute("aria-label")
+                assert label is not None and "Person 0" in label
+                await chart.scroll_into_view_if_needed()
+                await page.screenshot(path=SHOTS / f"chart_{game}_{size}.png", full_page=True)
+                await chart.screenshot(path=SHOTS / f"chart_{game}_{size}_only.png")
+                if viewport is PHONE:
+                    await assert_fits_phone(page)
+                await page.context.close()
+            await browser.close()
+    finally:
+        await me.close()
+
+
+async def still(page: Any, player: Any) -> None:
+    """Wait until only the two people must choose and the page shows the latest version."""
+    for _ in range(300):
+        state = player.states[-1] if player.states else None
+        if state is not None and set(state["room"]["to_act"]) == {0, 1}:
+            shown = await page.locator("#board").get_attribute("data-version")
+            if shown == str(player.version):
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the table did not settle")
 
 
 async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
@@ -75,27 +92,37 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
 
     people, table = await bot_table(sqlite_server, "incan_gold", humans=2)
     host, other = people
-    await other.connect(table["slug"])
     url = f"{sqlite_server.url}/t/{table['slug']}"
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
-        await expect(page.locator("#conn-status")).to_have_text("live")
-        await expect(page.locator("#me button.torch")).to_be_enabled()
-        await page.wait_for_timeout(500)
-        await expect(page.locator(".just-changed")).to_have_count(0)
-        path_cards = await page.locator(".ig-path li").count()
-
-        await page.locator("#me button.torch").click()
-        await other.wait_for(lambda p: 1 in p.states[-1]["room"]["to_act"], timeout=30)
-        version = other.version
-        await other.act({"type": "torch"}, version)
-        # Everyone chose: the choices are revealed and the next card joins the path.
-        await expect(page.locator(".ig-path li")).to_have_count(path_cards + 1, timeout=15000)
-        await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
-        marked = await page.locator("#board .just-changed").count()
-        assert 1 <= marked <= 16, marked
-        await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
-        await browser.close()
-    await other.close()
-    await host.close()
+    try:
+        await other.connect(table["slug"])
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
+            await expect(page.locator("#conn-status")).to_have_text("live")
+            await expect(page.locator("#me button.torch")).to_be_enabled()
+            await page.wait_for_timeout(500)
+            await expect(page.locator(".just-changed")).to_have_count(0)
+            grown = False
+            # Both people go deeper until a decision reveals a new path card (a round that ends
+            # in flight, which changes most of the board, is skipped).
+            for _ in range(10):
+                # The bot has chosen; only the two people are left to choose: a still state.
+                await still(page, other)
+                before = await page.locator(".ig-path li").count()
+                version = other.version
+                await page.locator("#me button.torch").click()
+                await other.act({"type": "torch"}, version)
+                await other.wait_for(lambda p, v=version: p.version > v + 1, timeout=30)
+                await still(page, other)
+                if await page.locator(".ig-path li").count() == before + 1:
+                    grown = True
+                    break
+            assert grown, "no decision revealed a new path card"
+            await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
+            marked = await page.locator("#board .just-changed").count()
+            assert 1 <= marked <= 16, marked
+            await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
+            await browser.close()
+    finally:
+        await other.close()
+        await host.close()

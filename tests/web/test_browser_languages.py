@@ -176,35 +176,39 @@ async def test_a_whole_game_reads_polish(sqlite_server: Server, game: str) -> No
     await me.connect(table["slug"])
     url = f"{sqlite_server.url}/t/{table['slug']}"
     rng = random.Random(13)
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        page = await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP, locale="pl-PL")
-        decisions = 0
-        for _ in range(2000):
-            await my_turn_alone(me)
-            version = me.version
-            await expect(page.locator("#board")).to_have_attribute("data-version", str(version))
-            assert await english_on(page, messages, "body") == [], f"at version {version}"
-            if room_of(me)["status"] == "finished":
-                break
-            live = hub_of(app_of(sqlite_server), table["slug"]).game
-            assert live is not None and live.version == version
-            action = rng.choice(live.engine.legal_actions(live.state, 0))
-            await me.act(live.engine.dump_action(action), version)
-            await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
-            decisions += 1
-        await expect(page.locator("#board .result-banner")).to_be_visible()
-        await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
-        await page.screenshot(path=SHOTS / f"pl_{game}_end.png", full_page=True)
-        if game == "karmaka":
-            # A small card shows its ability on focus (a tap on a phone), in Polish.
-            mini = page.locator("#board .km-mini").first
-            tip = mini.locator(".km-tip")
-            await expect(tip).to_be_hidden()
-            await mini.focus()
-            await expect(tip).to_be_visible()
-            assert await english_on(page, messages, "#board .km-mini:focus") == []
-            await page.screenshot(path=SHOTS / "pl_karmaka_card_tip.png")
-        assert decisions >= 3
-        await browser.close()
-    await me.close()
+    try:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await open_as(
+                browser, sqlite_server.url, url, me, viewport=LAPTOP, locale="pl-PL"
+            )
+            decisions = 0
+            for _ in range(2000):
+                await my_turn_alone(me)
+                version = me.version
+                await expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+                assert await english_on(page, messages, "body") == [], f"at version {version}"
+                if room_of(me)["status"] == "finished":
+                    break
+                live = hub_of(app_of(sqlite_server), table["slug"]).game
+                assert live is not None and live.version == version
+                action = rng.choice(live.engine.legal_actions(live.state, 0))
+                await me.act(live.engine.dump_action(action), version)
+                await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
+                decisions += 1
+            await expect(page.locator("#board .result-banner")).to_be_visible()
+            await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
+            await page.screenshot(path=SHOTS / f"pl_{game}_end.png", full_page=True)
+            if game == "karmaka":
+                # A small card shows its ability on focus (a tap on a phone), in Polish.
+                mini = page.locator("#board .km-mini").first
+                tip = mini.locator(".km-tip")
+                await expect(tip).to_be_hidden()
+                await mini.focus()
+                await expect(tip).to_be_visible()
+                assert await english_on(page, messages, "#board .km-mini:focus") == []
+                await page.screenshot(path=SHOTS / "pl_karmaka_card_tip.png")
+            assert decisions >= 3
+            await browser.close()
+    finally:
+        await me.close()
