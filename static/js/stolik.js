@@ -109,7 +109,6 @@
   // A state that changes most of the board at once (a new round) marks nothing.
   const MARKABLE = "li, td, [data-mark], [class*='card']";
   const MAX_MARKS = 16;
-  const snapshots = {};
   function partKey(el, root) {
     const parts = [];
     for (let node = el; node && node !== root; node = node.parentElement) {
@@ -155,17 +154,23 @@
       setTimeout(function () { el.classList.remove("just-changed"); }, GLOW_MS - (now - since));
     });
   }
+  // Nothing is computed while htmx swaps (a click right after a swap must find the new
+  // controls ready): the old part is only kept, and compared a moment later, off the swap.
+  const replaced = {};
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const target = evt.detail.target;
-    if (target && (target.id === "board" || target.id === "me")) snapshots[target.id] = snapshot(target);
+    if (target && (target.id === "board" || target.id === "me")) replaced[target.id] = target;
   });
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
     if (!target || !(target.id === "board" || target.id === "me")) return;
-    const root = document.getElementById(target.id);
-    const before = snapshots[target.id];
-    if (root) markChanges(root, before, glowing[target.id]);
-    delete snapshots[target.id];
+    const id = target.id;
+    const old = replaced[id];
+    delete replaced[id];
+    setTimeout(function () {
+      const root = document.getElementById(id);
+      if (root) markChanges(root, old ? snapshot(old) : null, glowing[id]);
+    }, 30);
   });
 
   // Your turn, noticed from another tab: the title flashes ("● Your turn — Karmaka") until
