@@ -100,7 +100,7 @@ def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
 
 def phrase(value: Phrase) -> str:
     """A message inside a message, in the current language."""
-    return fill(value.message, None, value.params)
+    return fill(value.message, value.plural, value.params)
 
 
 def term(word: Term) -> str:

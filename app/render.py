@@ -90,6 +90,7 @@ def phrase(data: dict[str, Any] | None) -> str:
 
 
 templates.env.globals["phrase"] = phrase
+templates.env.filters["phrase"] = phrase
 
 
 def game_assets(game_id: str) -> list[tuple[str, str]]:

@@ -208,15 +208,36 @@ class Phrase:
 
     message: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+
+    @classmethod
+    def of(cls, message: str | Forms, **params: Any) -> Phrase:
+        """A phrase from a message or its `forms` (then `params["count"]` chooses)."""
+        if isinstance(message, Forms):
+            return cls(message[0], params, message[1])
+        return cls(message, params)
+
+    @property
+    def text(self) -> str:
+        """The phrase in English."""
+        return english(self.message, self.plural, self.params)
 
     def to_json(self) -> JSON:
         """Plain-JSON form."""
-        return {"phrase": self.message, "params": params_to_json(self.params)}
+        data: JSON = {"phrase": self.message, "params": params_to_json(self.params)}
+        if self.plural is not None:
+            data["plural"] = self.plural
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Phrase:
         """Inverse of `to_json`."""
-        return cls(str(data["phrase"]), params_from_json(data.get("params") or {}))
+        plural = data.get("plural")
+        return cls(
+            str(data["phrase"]),
+            params_from_json(data.get("params") or {}),
+            None if plural is None else str(plural),
+        )
 
 
 class Forms(tuple[str, str]):
@@ -266,10 +287,19 @@ def render_param(
     if isinstance(value, Phrase):
         if phrase is not None:
             return phrase(value)
-        return english(value.message, None, value.params)
-    if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
-        return ", ".join(word(v) for v in value)
+        return value.text
+    if _is_words(value):
+        return ", ".join(str(render_param(v, word, phrase)) for v in value)
     return value
+
+
+def _is_words(value: Any) -> bool:
+    """A list of game words or phrases (shown joined with commas)."""
+    return (
+        isinstance(value, list | tuple)
+        and bool(value)
+        and all(isinstance(v, Term | Phrase) for v in value)
+    )
 
 
 def params_to_json(params: Mapping[str, Any]) -> JSON:
@@ -282,8 +312,8 @@ def _param_json(value: Any) -> Any:
         return _term_json(value)
     if isinstance(value, Phrase):
         return value.to_json()
-    if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
-        return [_term_json(v) for v in value]
+    if _is_words(value):
+        return [_param_json(v) for v in value]
     return value
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from engines.core import Phrase, Term, tr, trc
+
 CardKind = Literal["ship", "building", "goods", "palace"]
 
 DIE_COLOURS: tuple[str, ...] = ("violet", "blue", "orange", "green")
@@ -342,57 +344,113 @@ CARDS: dict[str, Card] = {c.id: c for c in CATALOGUE}
 
 
 # ---- cards in words (log lines and refusals name cards the way a player reads them) ----------
+# The words are English message ids (context "ganges"); the server shows them in the reader's
+# language. A card's words are a `Phrase`, so a log line keeps them translatable.
+
+G = "ganges"
+"""The catalogues' context of Ganges' words ("red" building, "green" die differ elsewhere)."""
+
+COLOUR_WORDS: dict[str, str] = {
+    "violet": trc("ganges", "violet"),
+    "blue": trc("ganges", "blue"),
+    "orange": trc("ganges", "orange"),
+    "green": trc("ganges", "green"),
+}
+"""Die colours."""
+
+BUILDING_WORDS: dict[str, str] = {
+    "red": trc("ganges", "red"),
+    "yellow": trc("ganges", "yellow"),
+    "white": trc("ganges", "white"),
+}
+"""Building types."""
+
+GOOD_WORDS: dict[str, str] = {
+    "silk": trc("ganges", "silk"),
+    "tea": trc("ganges", "tea"),
+    "spice": trc("ganges", "spice"),
+}
+"""Goods."""
 
 REWARD_WORDS: dict[str, str] = {
-    "coins2_fame1": "+2 coins, +1 fame",
-    "coins3": "+3 coins",
-    "karma2": "+2 karma",
-    "dice2": "take 2 die cards",
-    "goodscards1or2": "take 1–2 goods cards",
-    "goodscard1_die1": "1 goods card + 1 die card",
-    "die1": "take 1 die card",
-    "fame1": "+1 fame",
-    "karma1": "+1 karma",
-    "palace": "use a palace card free",
+    "coins2_fame1": trc("ganges", "+2 coins, +1 fame"),
+    "coins3": trc("ganges", "+3 coins"),
+    "karma2": trc("ganges", "+2 karma"),
+    "dice2": trc("ganges", "take 2 die cards"),
+    "goodscards1or2": trc("ganges", "take 1–2 goods cards"),
+    "goodscard1_die1": trc("ganges", "1 goods card + 1 die card"),
+    "die1": trc("ganges", "take 1 die card"),
+    "fame1": trc("ganges", "+1 fame"),
+    "karma1": trc("ganges", "+1 karma"),
+    "palace": trc("ganges", "use a palace card free"),
 }
 """Ship rewards, by code (the part of a code in brackets, a good, is named by the card)."""
 
 EFFECT_WORDS: dict[str, str] = {
-    "dice2": "take 2 die cards",
-    "karma2_die1": "+2 karma, take 1 die card",
-    "coin_per_goods_symbol": "1 coin per goods symbol you have",
-    "karma1_repeat_last_ship": "+1 karma, repeat the last ship's reward",
-    "top_card_free": "carry out the deck's top card free",
+    "dice2": trc("ganges", "take 2 die cards"),
+    "karma2_die1": trc("ganges", "+2 karma, take 1 die card"),
+    "coin_per_goods_symbol": trc("ganges", "1 coin per goods symbol you have"),
+    "karma1_repeat_last_ship": trc("ganges", "+1 karma, repeat the last ship's reward"),
+    "top_card_free": trc("ganges", "carry out the deck's top card free"),
 }
 """Palace card effects, by code."""
 
 
 BONUS_WORDS: dict[str, str] = {
-    "karma2": "+2 karma",
-    "coins2_or_palace": "2 coins or palace",
-    "fame1_or_ship": "1 fame or ship",
-    "admin1": "+1 admin",
-    "dice2": "2 die cards",
-    "extra_action": "extra action",
+    "karma2": trc("ganges", "+2 karma"),
+    "coins2_or_palace": trc("ganges", "2 coins or palace"),
+    "fame1_or_ship": trc("ganges", "1 fame or ship"),
+    "admin1": trc("ganges", "+1 admin"),
+    "dice2": trc("ganges", "2 die cards"),
+    "extra_action": trc("ganges", "extra action"),
 }
 """Score-track bonuses, by code."""
 
 
-def reward_words(code: str) -> str:
+def word(words: dict[str, str], code: str) -> Term:
+    """A Ganges word by its code, for a message parameter."""
+    return Term(words.get(code, code), G)
+
+
+def colour_word(colour: str) -> Term:
+    """A die colour (or a building's cost colour)."""
+    return word(COLOUR_WORDS, colour)
+
+
+def reward_words(code: str) -> Phrase:
     """A ship's reward in words: `karma1_good(spice)` → `+1 karma, a spice good`."""
     base, _, good = code.partition("_good(")
-    words = REWARD_WORDS.get(base, base.replace("_", " "))
-    return f"{words}, a {good.rstrip(')')} good" if good else words
+    reward = word(REWARD_WORDS, base)
+    if good:
+        return Phrase(
+            tr("%(reward)s, a %(good)s good"),
+            {"reward": reward, "good": word(GOOD_WORDS, good.rstrip(")"))},
+        )
+    return Phrase(tr("%(reward)s"), {"reward": reward})
 
 
-def card_words(card_id: str) -> str:
+def card_words(card_id: str) -> Phrase:
     """A card's action side in words: `ship 12 (take 2 die cards)`, `red+yellow building`…"""
     c = CARDS[card_id]
     if c.kind == "ship":
-        return f"ship {c.number} ({reward_words(c.reward)})"
+        return Phrase(
+            tr("ship %(number)s (%(reward)s)"),
+            {"number": c.number, "reward": reward_words(c.reward)},
+        )
     if c.kind == "building":
-        return f"{'+'.join(c.buildings)} building"
+        types = [word(BUILDING_WORDS, t) for t in c.buildings]
+        if len(types) == 1:
+            return Phrase(tr("%(type)s building"), {"type": types[0]})
+        return Phrase(tr("%(type)s+%(other)s building"), {"type": types[0], "other": types[1]})
     if c.kind == "goods":
-        goods = " + ".join(f"{g.good} {g.value}" for g in c.goods)
-        return f"goods card ({goods}{', +1 coin' if c.coin else ''})"
-    return f"palace card {c.cost_value} ({EFFECT_WORDS.get(c.effect, c.effect)})"
+        goods = [
+            Phrase(tr("%(good)s %(value)s"), {"good": word(GOOD_WORDS, g.good), "value": g.value})
+            for g in c.goods
+        ]
+        if c.coin:
+            return Phrase(tr("goods card (%(goods)s, +1 coin)"), {"goods": goods})
+        return Phrase(tr("goods card (%(goods)s)"), {"goods": goods})
+    return Phrase(
+        tr("palace card %(cost)s (%(effect)s)"),
+        {"cost": c.cost_value, "effect": word(EFFECT_WORDS, c.effect)},
+    )

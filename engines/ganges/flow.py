@@ -10,7 +10,7 @@ until a decision is needed (then `state.prompt` names the seat and the choices) 
 
 from __future__ import annotations
 
-from engines.core import Event, who
+from engines.core import Event, Phrase, forms, tr, who
 from engines.ganges.cards import (
     ADMIN_TRIPLE_FAME,
     BONUS_WORDS,
@@ -23,10 +23,12 @@ from engines.ganges.cards import (
     TIE_POINTS_PER_FAME,
     TRIPLE,
     card_words,
+    colour_word,
+    word,
 )
 from engines.ganges.payment import Die
 from engines.ganges.state import Conversion, Player, Prompt, Resolution, State, Task
-from engines.ganges.triples import goods_symbol_count, resolutions
+from engines.ganges.triples import goods_symbol_count, resolutions, triple_words
 
 Events = list[Event]
 
@@ -39,9 +41,12 @@ def active_seat(state: State) -> int:
     return (state.start_player + state.turn) % state.num_players
 
 
-def die_text(state: State, card_id: str) -> str:
+def die_text(state: State, card_id: str) -> Phrase:
     """`blue 5`: a card's die side."""
-    return f"{CARDS[card_id].die_colour} {state.values[card_id]}"
+    return Phrase(
+        tr("%(colour)s %(value)s"),
+        {"colour": colour_word(CARDS[card_id].die_colour), "value": state.values[card_id]},
+    )
 
 
 def hand_dice(state: State, seat: int) -> list[Die]:
@@ -133,7 +138,15 @@ def check_empty_table(state: State, events: Events) -> None:
         state.table[slot] = card_id
         laid += 1
     if laid:
-        events.append(Event.public(f"The table was empty: {laid} cards are laid out."))
+        events.append(
+            Event.public(
+                forms(
+                    "The table was empty: %(count)s card is laid out.",
+                    "The table was empty: %(count)s cards are laid out.",
+                ),
+                count=laid,
+            )
+        )
 
 
 def remove_from_table(state: State, events: Events, card_id: str) -> None:
@@ -149,39 +162,42 @@ def refill_table(state: State, events: Events) -> None:
             state.table[slot] = draw(state, events)
 
 
-def to_hand(state: State, events: Events, seat: int, card_id: str, where: str) -> None:
-    """A card enters a hand; others learn its colour, the owner its die."""
+def to_hand(state: State, events: Events, seat: int, card_id: str, source: str) -> None:
+    """A card enters a hand (`source` "table" or "deck"); others learn its colour, the owner
+    its die."""
     state.players[seat].hand.append(card_id)
-    colour = CARDS[card_id].die_colour
-    events.append(
-        Event.private(seat, f"You take a die card from {where}: {die_text(state, card_id)}.")
-    )
-    events.append(
-        Event.others(
-            seat, state.num_players, f"{who(seat)} takes a {colour} die card from {where}."
-        )
-    )
+    colour = colour_word(CARDS[card_id].die_colour)
+    die = die_text(state, card_id)
+    if source == "table":
+        mine = tr("You take a die card from the table: %(die)s.")
+        theirs = tr("%(who)s takes a %(colour)s die card from the table.")
+    else:
+        mine = tr("You take a die card from the deck: %(die)s.")
+        theirs = tr("%(who)s takes a %(colour)s die card from the deck.")
+    events.append(Event.private(seat, mine, die=die))
+    events.append(Event.others(seat, state.num_players, theirs, who=who(seat), colour=colour))
 
 
-def discard_from_hand(state: State, events: Events, seat: int, card_id: str, text: str) -> None:
+def discard_from_hand(state: State, events: Events, seat: int, card_id: str, message: str) -> None:
     """A hand card goes to the discard pile die side up (its value becomes public).
 
-    `text` names the die as `{die}`, e.g. "pays with {die}".
+    `message` names the player as `%(who)s` and the die as `%(die)s`.
     """
     state.players[seat].hand.remove(card_id)
     state.discard.append(card_id)
-    die = f"the {die_text(state, card_id)} die"
-    events.append(Event.public(f"{who(seat)} {text.format(die=die)}."))
+    events.append(Event.public(message, who=who(seat), die=die_text(state, card_id)))
 
 
 def gain_admin(state: State, events: Events, seat: int) -> None:
     """One administrator from the supply (lost when the supply is empty)."""
     if state.admin_supply <= 0:
-        events.append(Event.public(f"No administrator is left in the supply for {who(seat)}."))
+        events.append(
+            Event.public(tr("No administrator is left in the supply for %(who)s."), who=who(seat))
+        )
         return
     state.admin_supply -= 1
     state.players[seat].admins += 1
-    events.append(Event.public(f"{who(seat)} gains an administrator."))
+    events.append(Event.public(tr("%(who)s gains an administrator."), who=who(seat)))
 
 
 def gain_tokens(
@@ -192,12 +208,19 @@ def gain_tokens(
     p.fame += fame
     p.karma += karma
     p.coins += coins
-    coin_word = "coin" if coins == 1 else "coins"
     parts = [
-        f"{n} {name}" for n, name in ((fame, "fame"), (karma, "karma"), (coins, coin_word)) if n
+        Phrase.of(message, count=n)
+        for n, message in ((fame, GAIN_FAME), (karma, GAIN_KARMA), (coins, GAIN_COINS))
+        if n
     ]
     if parts:
-        events.append(Event.public(f"{who(seat)} gains {', '.join(parts)}."))
+        events.append(Event.public(tr("%(who)s gains %(gains)s."), who=who(seat), gains=parts))
+
+
+GAIN_FAME = forms("%(count)s fame", "%(count)s fame")
+GAIN_KARMA = forms("%(count)s karma", "%(count)s karma")
+GAIN_COINS = forms("%(count)s coin", "%(count)s coins")
+"""What a player gains, counted (Polish counts tokens: 1 żeton sławy, 2 żetony, 5 żetonów)."""
 
 
 # ---- putting cards into a display and carrying them out ---------------------------------------
@@ -206,14 +229,18 @@ def gain_tokens(
 def place_building(state: State, events: Events, seat: int, card_id: str) -> None:
     """A building joins the building row: 1 fame per building symbol."""
     state.players[seat].buildings.append(card_id)
-    events.append(Event.public(f"{who(seat)} builds a {card_words(card_id)}."))
+    events.append(
+        Event.public(tr("%(who)s builds a %(card)s."), who=who(seat), card=card_words(card_id))
+    )
     gain_tokens(state, events, seat, fame=len(CARDS[card_id].buildings))
 
 
 def place_goods(state: State, events: Events, seat: int, card_id: str) -> None:
     """A goods card joins the goods row, with its immediate coin if it shows one."""
     state.players[seat].goods.append(card_id)
-    events.append(Event.public(f"{who(seat)} takes the {card_words(card_id)}."))
+    events.append(
+        Event.public(tr("%(who)s takes the %(card)s."), who=who(seat), card=card_words(card_id))
+    )
     if CARDS[card_id].coin:
         gain_tokens(state, events, seat, coins=1)
 
@@ -226,21 +253,29 @@ def place_ship(state: State, events: Events, seat: int, card_id: str) -> None:
         state.discard += row
         events.append(
             Event.public(
-                f"{who(seat)}'s ship {number} breaks the ascending row: "
-                f"{', '.join(card_words(s) for s in row)} are discarded."
+                tr("%(who)s's ship %(number)s breaks the ascending row: %(cards)s are discarded."),
+                who=who(seat),
+                number=number,
+                cards=[card_words(s) for s in row],
             )
         )
         row.clear()
     row.append(card_id)
     state.last_ship = card_id
-    events.append(Event.public(f"{who(seat)} adds {card_words(card_id)} to their ships."))
+    events.append(
+        Event.public(
+            tr("%(who)s adds %(card)s to their ships."), who=who(seat), card=card_words(card_id)
+        )
+    )
     push(state, Task(kind="reward", code=CARDS[card_id].reward))
 
 
 def carry_out_palace(state: State, events: Events, seat: int, card_id: str) -> None:
     """A palace card is carried out for its effect, then discarded."""
     state.carried.append(card_id)
-    events.append(Event.public(f"{who(seat)} uses the {card_words(card_id)}."))
+    events.append(
+        Event.public(tr("%(who)s uses the %(card)s."), who=who(seat), card=card_words(card_id))
+    )
     push(
         state,
         Task(kind="effect", code=CARDS[card_id].effect),
@@ -289,7 +324,9 @@ def gain_palace_effect(state: State, events: Events, seat: int, code: str) -> No
             reward = CARDS[state.last_ship].reward
             events.append(
                 Event.public(
-                    f"{who(seat)} repeats the reward of the {card_words(state.last_ship)}."
+                    tr("%(who)s repeats the reward of the %(card)s."),
+                    who=who(seat),
+                    card=card_words(state.last_ship),
                 )
             )
             gain_ship_reward(state, events, seat, reward)
@@ -309,7 +346,7 @@ def gain_track_bonus(state: State, events: Events, seat: int, code: str) -> None
         push(state, hand_task(), hand_task())
     elif code == "extra_action":
         state.owed += 1
-        events.append(Event.public(f"{who(seat)} will take an extra action."))
+        events.append(Event.public(tr("%(who)s will take an extra action."), who=who(seat)))
     elif code in ("coins2_or_palace", "fame1_or_ship"):
         push(state, Task(kind="choose", code=code))
     else:  # pragma: no cover - the data module only uses the codes above
@@ -337,7 +374,7 @@ def take_for_task(state: State, events: Events, seat: int, task: Task, card_id: 
     """Finish a `hand` or `take` task with the chosen table card."""
     remove_from_table(state, events, card_id)
     if task.kind == "hand":
-        to_hand(state, events, seat, card_id, "the table")
+        to_hand(state, events, seat, card_id, "table")
     elif task.code == "goods":
         place_goods(state, events, seat, card_id)
     elif task.code == "palace":
@@ -355,7 +392,9 @@ def carry_out_top_card(state: State, events: Events, seat: int) -> None:
     kind = CARDS[card_id].kind
     events.append(
         Event.public(
-            f"{who(seat)} carries out the deck's top card, the {card_words(card_id)}, free."
+            tr("%(who)s carries out the deck's top card, the %(card)s, free."),
+            who=who(seat),
+            card=card_words(card_id),
         )
     )
     if kind == "building":
@@ -376,15 +415,22 @@ def resolve_triples(state: State, events: Events, seat: int, res: Resolution) ->
     p = state.players[seat]
     for t in res.triples:
         events.append(
-            Event.public(f"{who(seat)} completes a triple: {t.kind.replace('_', ' ')} ({t.label}).")
+            Event.public(
+                tr("%(who)s completes a triple: %(triple)s."), who=who(seat), triple=triple_words(t)
+            )
         )
     gone = set(res.discard)
     p.buildings = [c for c in p.buildings if c not in gone]
     p.ships = [c for c in p.ships if c not in gone]
     p.goods = [c for c in p.goods if c not in gone]
     state.discard += res.discard
-    discarded = ", ".join(card_words(c) for c in res.discard)
-    events.append(Event.public(f"{who(seat)} discards {discarded}."))
+    events.append(
+        Event.public(
+            tr("%(who)s discards %(cards)s."),
+            who=who(seat),
+            cards=[card_words(c) for c in res.discard],
+        )
+    )
     for _ in range(res.admins):
         gain_admin(state, events, seat)
     if res.coins:
@@ -400,16 +446,26 @@ def convert(state: State, events: Events, seat: int, conv: Conversion) -> None:
         p.coins -= COINS_PER_FLIP
     card = p.track[conv.position - 1].model_copy(update={"flipped": True})
     p.track[conv.position - 1] = card
-    spent = f"{FAME_PER_FLIP} fame" if conv.by == "fame" else f"{COINS_PER_FLIP} coins"
+    if conv.by == "fame":
+        message = tr("%(who)s spends %(count)s fame and flips track card %(position)s: %(bonus)s.")
+        count = FAME_PER_FLIP
+    else:
+        message = tr("%(who)s spends %(count)s coins and flips track card %(position)s: %(bonus)s.")
+        count = COINS_PER_FLIP
     events.append(
         Event.public(
-            f"{who(seat)} spends {spent} and flips track card {conv.position}: "
-            f"{BONUS_WORDS.get(card.bonus, card.bonus)}."
+            message,
+            who=who(seat),
+            count=count,
+            position=conv.position,
+            bonus=word(BONUS_WORDS, card.bonus),
         )
     )
     if has_finished(p):
         events.append(
-            Event.public(f"{who(seat)} has flipped all six cards: this is the last round.")
+            Event.public(
+                tr("%(who)s has flipped all six cards: this is the last round."), who=who(seat)
+            )
         )
     gain_track_bonus(state, events, seat, card.bonus)
 
@@ -429,13 +485,25 @@ def settle_once(state: State, events: Events, seat: int) -> bool | None:
         return None
     if p.karma >= TRIPLE:
         p.karma -= TRIPLE
-        events.append(Event.public(f"{who(seat)} returns {TRIPLE} karma for an administrator."))
+        events.append(
+            Event.public(
+                tr("%(who)s returns %(count)s karma for an administrator."),
+                who=who(seat),
+                count=TRIPLE,
+            )
+        )
         gain_admin(state, events, seat)
         return True
     if p.admins >= TRIPLE:
         p.admins -= TRIPLE
         state.admin_supply += TRIPLE
-        events.append(Event.public(f"{who(seat)} returns {TRIPLE} administrators for fame."))
+        events.append(
+            Event.public(
+                tr("%(who)s returns %(count)s administrators for fame."),
+                who=who(seat),
+                count=TRIPLE,
+            )
+        )
         gain_tokens(state, events, seat, fame=ADMIN_TRIPLE_FAME)
         return True
     convs = conversions(state, p)
@@ -484,7 +552,7 @@ def step_task(state: State, events: Events) -> bool:
             state.tasks.pop()
             card_id = draw(state, events)
             if card_id is not None:
-                to_hand(state, events, seat, card_id, "the deck")
+                to_hand(state, events, seat, card_id, "deck")
             return True
         choices = [source] if source != "table" else table_cards(state)
         if len(choices) == 1:
@@ -532,10 +600,17 @@ def begin_turn(state: State, events: Events) -> None:
     """A new turn: one main action owed; the start player's phase-2 turn opens with the elephant."""
     seat = active_seat(state)
     state.owed = 1
-    events.append(Event.public(f"Round {state.round}, phase {state.phase}: {who(seat)}'s turn."))
+    events.append(
+        Event.public(
+            tr("Round %(round)s, phase %(phase)s: %(who)s's turn."),
+            round=state.round,
+            phase=state.phase,
+            who=who(seat),
+        )
+    )
     if state.phase == 2 and state.turn == 0:
         state.elephant_green = False
-        events.append(Event.public(f"{who(seat)} turns the elephant over."))
+        events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
         gain_tokens(state, events, seat, karma=1)
         push(state, Task(kind="settle"))
 
@@ -563,7 +638,7 @@ def end_turn(state: State, events: Events) -> None:
     state.phase = 1
     state.start_player = (state.start_player + 1) % state.num_players
     state.elephant_green = True
-    events.append(Event.public(f"The elephant passes to {who(state.start_player)}."))
+    events.append(Event.public(tr("The elephant passes to %(who)s."), who=who(state.start_player)))
     begin_turn(state, events)
 
 
@@ -578,7 +653,11 @@ def advance(state: State, events: Events) -> None:
         seat = active_seat(state)
         if state.owed > 0:
             if not table_cards(state):
-                events.append(Event.public(f"{who(seat)} has no card to take; the action lapses."))
+                events.append(
+                    Event.public(
+                        tr("%(who)s has no card to take; the action lapses."), who=who(seat)
+                    )
+                )
                 state.owed = 0
                 continue
             state.prompt = Prompt(kind="action", seat=seat, owed=state.owed)

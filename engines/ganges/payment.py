@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from engines.core import IllegalAction
-from engines.ganges.cards import CARDS, DIE_VALUES, Card
+from engines.ganges.cards import CARDS, DIE_VALUES, Card, colour_word
 
 MAX_DIE = max(DIE_VALUES)
 MIN_DIE = min(DIE_VALUES)
@@ -59,7 +59,9 @@ def check_common(
     if any(not MIN_DIE <= v <= MAX_DIE for v in jokers):
         raise IllegalAction("A joker's declared value must be between 1 and 6.")
     if karma < 0 or karma > karma_held:
-        raise IllegalAction(f"You cannot spend {karma} karma; you have {karma_held}.")
+        raise IllegalAction(
+            "You cannot spend %(karma)s karma; you have %(held)s.", karma=karma, held=karma_held
+        )
     if not pay and not jokers:
         raise IllegalAction("This card must be paid for.")
     return [by_id[c] for c in pay]
@@ -70,14 +72,19 @@ def check_building_payment(building: Card, dice: list[Die], jokers: list[int], k
     wrong = sorted({d.colour for d in dice if d.colour != building.cost_colour})
     if wrong:
         raise IllegalAction(
-            f"This building is paid with {building.cost_colour} dice only; "
-            f"{' and '.join(wrong)} dice are not {building.cost_colour}."
+            "This building is paid with %(colour)s dice only; %(wrong)s dice are not %(colour)s.",
+            colour=colour_word(building.cost_colour),
+            wrong=[colour_word(c) for c in wrong],
         )
     values = [d.value for d in dice] + list(jokers)
     total = sum(values)
     if karma == 0:
         if total < building.min_sum:
-            raise IllegalAction(f"The dice total {total}, below the cost {building.min_sum}.")
+            raise IllegalAction(
+                "The dice total %(total)s, below the cost %(cost)s.",
+                total=total,
+                cost=building.min_sum,
+            )
         if total - min(values) >= building.min_sum:
             raise IllegalAction("Every paying card must be needed; leave out the superfluous one.")
         return
@@ -87,8 +94,11 @@ def check_building_payment(building: Card, dice: list[Die], jokers: list[int], k
         raise IllegalAction("Karma can never raise a die above 6.")
     if total + karma != building.min_sum:
         raise IllegalAction(
-            f"With karma the total must equal the cost {building.min_sum} exactly "
-            f"(dice {total} + karma {karma})."
+            "With karma the total must equal the cost %(cost)s exactly "
+            "(dice %(total)s + karma %(karma)s).",
+            cost=building.min_sum,
+            total=total,
+            karma=karma,
         )
 
 
@@ -97,19 +107,23 @@ def check_exact_payment(target: Card, dice: list[Die], jokers: list[int], karma:
     cost = target.cost_value
     if len(dice) + len(jokers) != 1:
         raise IllegalAction(
-            f"This card is paid with exactly one die of value {cost}; dice cannot be combined."
+            "This card is paid with exactly one die of value %(cost)s; dice cannot be combined.",
+            cost=cost,
         )
     if jokers:
         if jokers[0] != cost:
-            raise IllegalAction(f"The joker must be declared as a {cost}.")
+            raise IllegalAction("The joker must be declared as a %(cost)s.", cost=cost)
         if karma:
             raise IllegalAction("Karma changes dice cards, not administrator jokers.")
         return
     gap = abs(dice[0].value - cost)
     if karma != gap:
         raise IllegalAction(
-            f"The {dice[0].colour} die shows {dice[0].value}; paying {cost} takes exactly "
-            f"{gap} karma."
+            "The %(colour)s die shows %(value)s; paying %(cost)s takes exactly %(karma)s karma.",
+            colour=colour_word(dice[0].colour),
+            value=dice[0].value,
+            cost=cost,
+            karma=gap,
         )
 
 

@@ -23,8 +23,11 @@ from engines.core import (
     Rng,
     Seat,
     Step,
+    Term,
     copy_state,
     rank_by,
+    tr,
+    trc,
     who,
 )
 from engines.ganges import flow
@@ -56,6 +59,7 @@ from engines.ganges.cards import (
     TABLE_SIZE,
     TRACK_BONUSES,
     card_words,
+    colour_word,
 )
 from engines.ganges.payment import (
     Payment,
@@ -67,6 +71,33 @@ from engines.ganges.payment import (
 )
 from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
 from engines.ganges.view import build_view, redeal
+
+KIND_WORDS: dict[str, str] = {
+    "building": trc("ganges", "building"),
+    "ship": trc("ganges", "ship"),
+    "goods": trc("ganges", "goods"),
+    "palace": trc("ganges", "palace"),
+}
+"""Card kinds in words."""
+
+PROMPT_WORDS: dict[str, str] = {
+    "action": trc("ganges", "a main action"),
+    "end_turn": trc("ganges", "the end of a turn"),
+    "discard": trc("ganges", "a discard (hand limit)"),
+    "pick": trc("ganges", "a card to pick"),
+    "choose": trc("ganges", "a bonus option"),
+    "resolve": trc("ganges", "a choice of triples"),
+    "convert": trc("ganges", "a track card to flip"),
+}
+"""What the game can wait for, in words (for a refusal)."""
+
+OPTION_WORDS: dict[str, str] = {
+    "coins": trc("ganges", "2 coins"),
+    "palace": trc("ganges", "a palace card"),
+    "fame": trc("ganges", "1 fame"),
+    "ship": trc("ganges", "a ship"),
+}
+"""The options of a two-way track bonus, in words."""
 
 MAIN_KINDS: dict[str, str] = {
     "build": "building",
@@ -99,15 +130,34 @@ def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | 
     else:
         check_exact_payment(target, dice, action.jokers, action.karma)
     for card_id in action.pay:
-        flow.discard_from_hand(state, events, seat, card_id, "pays with {die}")
+        flow.discard_from_hand(
+            state, events, seat, card_id, tr("%(who)s pays with the %(die)s die.")
+        )
     for value in action.jokers:
         p.admins -= 1
         state.admin_supply += 1
-        declared = f"{target.cost_colour} {value}" if target.cost_colour else f"a {value}"
-        events.append(Event.public(f"{who(seat)} pays with an administrator as {declared}."))
+        if target.cost_colour:
+            events.append(
+                Event.public(
+                    tr("%(who)s pays with an administrator as %(colour)s %(value)s."),
+                    who=who(seat),
+                    colour=colour_word(target.cost_colour),
+                    value=value,
+                )
+            )
+        else:
+            events.append(
+                Event.public(
+                    tr("%(who)s pays with an administrator as a %(value)s."),
+                    who=who(seat),
+                    value=value,
+                )
+            )
     if action.karma:
         p.karma -= action.karma
-        events.append(Event.public(f"{who(seat)} spends {action.karma} karma."))
+        events.append(
+            Event.public(tr("%(who)s spends %(count)s karma."), who=who(seat), count=action.karma)
+        )
 
 
 def main_action(state: State, events: flow.Events, seat: int, action: Any) -> None:
@@ -117,7 +167,11 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
         raise IllegalAction("That card is not on the table.")
     kind = MAIN_KINDS.get(action.type)
     if kind is not None and CARDS[card_id].kind != kind:
-        raise IllegalAction(f"The {card_words(card_id)} is not a {kind} card.")
+        raise IllegalAction(
+            "The %(card)s is not a %(kind)s card.",
+            card=card_words(card_id),
+            kind=Term(KIND_WORDS[kind], "ganges"),
+        )
     if isinstance(action, Build | BuyShip | UsePalace):
         pay(state, events, seat, action)
     state.owed -= 1
@@ -186,13 +240,13 @@ def winning_reason(
 ) -> str:
     """Why the winners won: sole finisher, tie points, karma, or a shared win."""
     if len(finished) == 1:
-        return "first to flip all six track cards"
+        return tr("first to flip all six track cards")
     if len(winners) > 1:
-        return "shared win (tied points and karma)"
+        return tr("shared win (tied points and karma)")
     points = keys[next(iter(winners))][2]
     if any(keys[s][2] == points for s in finished if s not in winners):
-        return "tie-break on karma"
-    return "tie-break on fame and coins"
+        return tr("tie-break on karma")
+    return tr("tie-break on fame and coins")
 
 
 class Ganges(Engine[State, Any, Options]):
@@ -206,7 +260,7 @@ class Ganges(Engine[State, Any, Options]):
         options=Options,
         hidden_information=True,
         simultaneous=False,
-        summary="Use cards as dice to build, trade and sail; flip your six track cards first.",
+        summary=tr("Use cards as dice to build, trade and sail; flip your six track cards first."),
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
@@ -215,7 +269,7 @@ class Ganges(Engine[State, Any, Options]):
         """Secret die values, shuffled deck, the table, a random start player, 4 cards each."""
         opts = options
         if num_players not in TABLE_SIZE:
-            raise IllegalAction(f"Ganges needs 2 to 4 players, not {num_players}.")
+            raise IllegalAction("Ganges needs 2 to 4 players, not %(count)s.", count=num_players)
         rng = Rng.from_seed(seed)
         values = deal_values(rng)
         deck = rng.shuffled([c.id for c in CATALOGUE])
@@ -290,11 +344,15 @@ class Ganges(Engine[State, Any, Options]):
         def need(kind: str, what: str) -> None:
             """Refuse unless the pending prompt is of this kind."""
             if prompt.kind != kind:
-                raise IllegalAction(f"You cannot {what} now; the game waits for: {prompt.kind}.")
+                raise IllegalAction(
+                    "You cannot %(what)s now; the game waits for: %(waiting)s.",
+                    what=Term(what, "ganges"),
+                    waiting=Term(PROMPT_WORDS[prompt.kind], "ganges"),
+                )
 
         match action:
             case TakeDie() | Build() | BuyShip() | TakeGoods() | UsePalace():
-                need("action", "take an action")
+                need("action", trc("ganges", "take an action"))
                 main_action(new, events, seat, action)
             case AdminDraw():
                 if prompt.kind not in ("action", "end_turn"):
@@ -304,58 +362,69 @@ class Ganges(Engine[State, Any, Options]):
                 p.admins -= 1
                 new.admin_supply += 1
                 events.append(
-                    Event.public(f"{who(seat)} returns an administrator to draw 2 cards.")
+                    Event.public(
+                        tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
+                    )
                 )
                 flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
             case AdminAction():
-                need("end_turn", "buy an extra action")
+                need("end_turn", trc("ganges", "buy an extra action"))
                 if not p.admins:
                     raise IllegalAction("You have no administrator.")
                 p.admins -= 1
                 new.admin_supply += 1
                 new.owed += 1
                 events.append(
-                    Event.public(f"{who(seat)} returns an administrator for an extra action.")
+                    Event.public(
+                        tr("%(who)s returns an administrator for an extra action."), who=who(seat)
+                    )
                 )
             case EndTurn():
-                need("end_turn", "end your turn")
+                need("end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
             case Discard():
-                need("discard", "discard")
+                need("discard", trc("ganges", "discard"))
                 if action.card not in prompt.cards:
                     raise IllegalAction("That card is not in your hand.")
                 flow.discard_from_hand(
-                    new, events, seat, action.card, "discards {die} to make room (hand limit 8)"
+                    new,
+                    events,
+                    seat,
+                    action.card,
+                    tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
                 )
             case Pick():
-                need("pick", "pick a card")
+                need("pick", trc("ganges", "pick a card"))
                 if action.card not in prompt.cards:
                     raise IllegalAction(
                         "That card cannot be picked; choose one of the offered cards."
                     )
                 flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case Stop():
-                need("pick", "stop")
+                need("pick", trc("ganges", "stop"))
                 if not prompt.optional:
                     raise IllegalAction("This gain is compulsory while the cards exist.")
                 new.tasks.pop()
-                events.append(Event.public(f"{who(seat)} takes no second goods card."))
+                events.append(
+                    Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
+                )
             case Choose():
-                need("choose", "choose a bonus option")
+                need("choose", trc("ganges", "choose a bonus option"))
                 if action.option not in prompt.options:
                     raise IllegalAction(
-                        f"'{action.option}' is not possible; "
-                        f"choose one of {', '.join(prompt.options)}."
+                        "“%(option)s” is not possible; choose one of %(options)s.",
+                        option=action.option,
+                        options=[Term(OPTION_WORDS[o], "ganges") for o in prompt.options],
                     )
                 new.tasks.pop()
                 flow.apply_bonus_option(new, events, seat, action.option)
             case Resolve():
-                need("resolve", "resolve triples")
+                need("resolve", trc("ganges", "resolve triples"))
                 if not 0 <= action.option < len(prompt.resolutions):
                     raise IllegalAction("No such resolution set.")
                 flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
             case Convert():
-                need("convert", "flip a track card")
+                need("convert", trc("ganges", "flip a track card"))
                 conv = Conversion(by=action.by, position=action.position)
                 if conv not in prompt.conversions:
                     raise IllegalAction("That track card cannot be flipped that way now.")

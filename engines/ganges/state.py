@@ -82,6 +82,7 @@ class Triple(BaseModel):
 
     kind: Literal["same_buildings", "different_buildings", "same_goods", "different_goods", "ships"]
     label: str
+    """The building type or good of a same-kind triple ("" for the others)."""
     symbols: list[str]
     cards: list[str]
     admins: int = 0

@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from engines.ganges.cards import BUILDING_TYPES, CARDS, GOODS_TYPES, TRIPLE, card_words
+from engines.core import Phrase, tr
+from engines.ganges.cards import (
+    BUILDING_TYPES,
+    BUILDING_WORDS,
+    CARDS,
+    GOOD_WORDS,
+    GOODS_TYPES,
+    TRIPLE,
+    card_words,
+    word,
+)
 from engines.ganges.state import Player, Resolution, Triple
 
 
@@ -105,8 +115,7 @@ def candidates(player: Player) -> list[Triple]:
         by_card.setdefault(s.card, []).append(s)
     for group in _minimal_covers(by_card, BUILDING_TYPES):
         used = [s for c in group for s in by_card[c]]
-        label = " + ".join(card_words(c) for c in group)
-        out.append(_triple("different_buildings", label, used, admins=1))
+        out.append(_triple("different_buildings", "", used, admins=1))
     for g in GOODS_TYPES:
         same = [s for s in goods if s.type == g]
         if len(same) >= TRIPLE:
@@ -117,11 +126,24 @@ def candidates(player: Player) -> list[Triple]:
     for group in _minimal_covers(by_card, GOODS_TYPES):
         used = [s for c in group for s in by_card[c]]
         coins = sum(max(s.value for s in used if s.type == g) for g in GOODS_TYPES)
-        label = " + ".join(card_words(c) for c in group)
-        out.append(_triple("different_goods", label, used, coins=coins))
+        out.append(_triple("different_goods", "", used, coins=coins))
     if len(ships) >= TRIPLE:
-        out.append(_triple("ships", "ships", ships, admins=1))
+        out.append(_triple("ships", "", ships, admins=1))
     return out
+
+
+def triple_words(t: Triple) -> Phrase:
+    """A triple in words: "3 red buildings", "3 different goods (…cards…)", "3 ships"."""
+    cards = [card_words(c) for c in t.cards]
+    if t.kind == "same_buildings":
+        return Phrase(tr("3 %(type)s buildings"), {"type": word(BUILDING_WORDS, t.label)})
+    if t.kind == "same_goods":
+        return Phrase(tr("3 × %(good)s"), {"good": word(GOOD_WORDS, t.label)})
+    if t.kind == "different_buildings":
+        return Phrase(tr("3 different buildings (%(cards)s)"), {"cards": cards})
+    if t.kind == "different_goods":
+        return Phrase(tr("3 different goods (%(cards)s)"), {"cards": cards})
+    return Phrase(tr("3 ships"))
 
 
 def _maximal_disjoint(cands: list[Triple]) -> list[list[int]]:

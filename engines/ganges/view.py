@@ -9,7 +9,7 @@ bonuses (base game).
 
 from __future__ import annotations
 
-from engines.core import JSON, Rng, copy_state
+from engines.core import JSON, Phrase, Rng, copy_state, tr
 from engines.ganges.cards import (
     CARDS,
     CATALOGUE,
@@ -19,10 +19,12 @@ from engines.ganges.cards import (
     TABLE_COLUMNS,
     card_words,
     reward_words,
+    word,
 )
 from engines.ganges.flow import active_seat, flipped_count, hand_dice, has_finished, table_cards
 from engines.ganges.payment import payments_for
 from engines.ganges.state import Prompt, State, TrackCard
+from engines.ganges.triples import triple_words
 
 BY_COLOUR: dict[str, list[str]] = {
     colour: [c.id for c in CATALOGUE if c.die_colour == colour] for colour in DIE_COLOURS
@@ -42,15 +44,22 @@ def card_front(card_id: str) -> JSON:
         front["goods"] = [{"good": g.good, "value": g.value} for g in c.goods]
     if c.kind == "ship":
         front.update(
-            number=c.number, cost=c.cost_value, reward=c.reward, gain=reward_words(c.reward)
+            number=c.number,
+            cost=c.cost_value,
+            reward=c.reward,
+            gain=reward_words(c.reward).to_json(),
         )
     elif c.kind == "building":
         front.update(buildings=list(c.buildings), cost_colour=c.cost_colour, cost=c.min_sum)
     elif c.kind == "goods":
         front["coin"] = c.coin
     else:
-        front.update(cost=c.cost_value, effect=c.effect, gain=EFFECT_WORDS.get(c.effect, c.effect))
-    front["text"] = card_words(card_id)
+        front.update(
+            cost=c.cost_value,
+            effect=c.effect,
+            gain=Phrase(tr("%(reward)s"), {"reward": word(EFFECT_WORDS, c.effect)}).to_json(),
+        )
+    front["text"] = card_words(card_id).to_json()
     return front
 
 
@@ -114,6 +123,10 @@ def prompt_view(state: State, prompt: Prompt | None, seat: int | None) -> JSON |
         data["cards"] = []
     if prompt.kind == "action" and mine:
         data["playable"], data["payments"] = targets_and_payments(state, prompt.seat)
+    if prompt.kind == "resolve":
+        for shown, res in zip(data["resolutions"], prompt.resolutions, strict=True):
+            shown["words"] = [triple_words(t).to_json() for t in res.triples]
+            shown["discard_words"] = [card_words(c).to_json() for c in res.discard]
     return data
 
 

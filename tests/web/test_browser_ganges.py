@@ -153,7 +153,7 @@ async def test_full_game_by_clicking(
                 await page.locator(f"label.gg-slot:has(input[value='{action.card}'])").click()
                 # The chosen card is named in the game's words, never by its internal id.
                 await expect(me.locator("[data-gg-selected]")).to_contain_text(
-                    card_words(action.card)
+                    card_words(action.card).text
                 )
                 await expect(me.locator("[data-gg-selected]")).not_to_contain_text(action.card)
             if isinstance(action, Build | BuyShip | UsePalace):
@@ -191,7 +191,7 @@ async def test_full_game_by_clicking(
                 if tag:
                     # Bought deliberately: the card now lies in the player's row.
                     await expect(row.locator(f"[data-card='{action.card}']")).to_have_count(1)
-                    words = card_words(action.card)
+                    words = card_words(action.card).text
                     line = f"builds a {words}" if tag == "build2" else f"adds {words}"
                     await expect(watcher.locator("#log")).to_contain_text(line)
                     await expect(watcher.locator("#log")).not_to_contain_text(action.card)

@@ -5,9 +5,17 @@
   "use strict";
 
   const PAID = { building: "build", ship: "ship", palace: "palace" };
-  const PAY_LABEL = {
-    building: "Pay and build it", ship: "Pay and take the ship", palace: "Pay and use the palace card",
-  };
+
+  // The words come translated from the server (the payment form's data-words, me.html);
+  // "{name}" placeholders are filled here.
+  function W(key, params) {
+    let words = {};
+    const form = document.querySelector("form.gg-pay");
+    try { words = JSON.parse((form && form.dataset.words) || "{}"); } catch (e) { words = {}; }
+    let text = words[key] || key;
+    Object.keys(params || {}).forEach(function (k) { text = text.split("{" + k + "}").join(params[k]); });
+    return text;
+  }
 
   function target() {
     return document.querySelector("input.gg-target:checked");
@@ -23,21 +31,21 @@
     return a.length === b.length && a.every(function (x, i) { return x === b[i]; });
   }
   function describe(way) {
-    const parts = way.dice.map(function (d) { const cv = d.split(":"); return cv[0] + " " + cv[1]; });
-    way.jokers.forEach(function (v) { parts.push("administrator as " + v); });
-    if (way.karma) parts.push(way.karma + " karma");
+    const parts = way.dice.map(function (d) { const cv = d.split(":"); return W(cv[0]) + " " + cv[1]; });
+    way.jokers.forEach(function (v) { parts.push(W("admin_as", { value: v })); });
+    if (way.karma) parts.push(W("karma", { count: way.karma }));
     return parts.join(" + ");
   }
   function verdict(t, dice, jokers, karma) {
     const list = ways(t);
-    if (!list.length) return { ok: false, text: "✗ You cannot pay for this card now." };
-    if (!dice.length && !jokers.length) return { ok: false, text: "Choose dice to pay with, or one of the ways above." };
+    if (!list.length) return { ok: false, text: W("cannot_pay") };
+    if (!dice.length && !jokers.length) return { ok: false, text: W("choose_dice") };
     const key = dice.map(function (d) { return d.colour + ":" + d.value; }).sort();
     const match = list.find(function (w) {
       return sameList(w.dice, key) && w.jokers.length === jokers.length && w.karma === karma;
     });
-    if (!match) return { ok: false, text: "✗ Not a way to pay for this card — pick one of the ways above." };
-    return { ok: true, text: "✓ Pays: " + describe(match) + ".", way: match };
+    if (!match) return { ok: false, text: W("not_a_way") };
+    return { ok: true, text: W("pays", { way: describe(match) }), way: match };
   }
 
   // One button per way to pay: pressing it selects exactly those dice, jokers and karma.
@@ -48,7 +56,7 @@
     if (ways(t).length) {
       const label = document.createElement("span");
       label.className = "gg-rlabel";
-      label.textContent = "Ways to pay: ";
+      label.textContent = W("ways") + " ";
       box.appendChild(label);
     }
     ways(t).forEach(function (w) {
@@ -114,7 +122,7 @@
     const kind = t.dataset.kind;
     const cost = Number(t.dataset.cost);
     document.querySelectorAll("[data-gg-selected]").forEach(function (el) {
-      el.textContent = "Chosen: " + t.dataset.label;
+      el.textContent = W("chosen", { card: t.dataset.label });
     });
     document.querySelectorAll("form.gg-act [data-gg-card]").forEach(function (el) {
       el.value = JSON.stringify(t.value);
@@ -128,12 +136,11 @@
     form.hidden = !PAID[kind];
     if (!PAID[kind]) return;
     form.querySelector("[data-gg-type]").value = JSON.stringify(PAID[kind]);
-    form.querySelector("[data-gg-paybtn]").textContent = PAY_LABEL[kind];
-    form.querySelector("[data-gg-cost]").textContent = kind === "building"
-      ? t.dataset.colour + " dice (letter " + t.dataset.colour[0].toUpperCase() + ") with a total of at least " + cost
-        + (t.dataset.payable === "no" ? " — you cannot pay this now" : "")
-      : "exactly one die showing " + cost + " (any colour)"
-        + (t.dataset.payable === "no" ? " — you cannot pay this now" : "");
+    form.querySelector("[data-gg-paybtn]").textContent = W("pay_" + kind);
+    const letter = t.dataset.colour ? t.dataset.colour[0].toUpperCase() : "";
+    form.querySelector("[data-gg-cost]").textContent = (kind === "building"
+      ? W("cost_building", { colour: W(t.dataset.colour), letter: letter, cost: cost })
+      : W("cost_exact", { cost: cost })) + (t.dataset.payable === "no" ? W("cannot_now") : "");
     // Only dice that take part in some way to pay can be chosen.
     const usable = new Set();
     ways(t).forEach(function (w) { w.dice.forEach(function (k) { usable.add(k); }); });
@@ -141,7 +148,7 @@
       const wrong = !usable.has(el.dataset.colour + ":" + el.dataset.value);
       el.disabled = wrong;
       if (wrong) el.checked = false;
-      el.closest("label").title = wrong ? "This die cannot help pay for this card" : "";
+      el.closest("label").title = wrong ? W("useless_die") : "";
     });
     form.querySelectorAll(".gg-joker select").forEach(function (s) {
       if (kind !== "building") s.value = String(cost);
