@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -15,15 +17,28 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
+from app import logs
 from app.api.routes import api, pages, ws
 from app.core.config import ROOT, Settings
-from app.db.session import make_engine, make_session_factory, upgrade_database
+from app.db.session import (
+    head_revision,
+    make_engine,
+    make_session_factory,
+    schema_revision,
+    upgrade_database,
+)
 from app.errors import Refusal
+from app.guard import Guard, RateBudgets
 from app.i18n import N_, LanguageMiddleware
+from app.logs import RequestIds
+from app.metrics import Metrics
 from app.realtime.hub import Hubs, Runtime
 from engines.core import params_to_json
+
+log = logging.getLogger("stolik.app")
 
 
 def create_app(settings: Settings | None = None, now: Callable[[], float] | None = None) -> FastAPI:
@@ -32,7 +47,10 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     `now` replaces the wall clock of turn clocks and disconnection times (tests inject one).
     """
     settings = settings or Settings()
+    logs.configure(settings.log_format, settings.log_level)
+    metrics = Metrics()
     runtime = Runtime(
+        metrics=metrics,
         bot_delay=settings.bot_delay,
         takeover_after=settings.takeover_after,
         bot_think_scale=settings.bot_think_scale,
@@ -60,6 +78,10 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     app = FastAPI(title="Stolik", lifespan=lifespan)
     app.state.settings = settings
+    app.state.create_budgets = {
+        kind: RateBudgets(settings.create_rate_count, settings.create_rate_window)
+        for kind in ("guests", "tables")
+    }
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.resolved_secret_key,
@@ -69,10 +91,39 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         https_only=settings.cookie_secure,
     )
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(Guard, public_origins=settings.origins)
+    app.add_middleware(RequestIds)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page(request: Request) -> Response:
+        """Prometheus metrics, for the holder of METRICS_TOKEN only (else: not found)."""
+        token = settings.metrics_token
+        given = request.headers.get("authorization", "")
+        if not token or not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+            return JSONResponse({"error": {"code": "not_found", "message": "Not Found"}}, 404)
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """The process is up (for a container's liveness check)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> Response:
+        """The database answers and its schema is at the newest migration (readiness)."""
+        try:
+            async with app.state.sessions() as session:
+                current = await schema_revision(session)
+        except Exception as exc:  # any failure means "not ready"
+            return JSONResponse({"status": "unavailable", "detail": type(exc).__name__}, 503)
+        head = head_revision()
+        if current != head:
+            return JSONResponse({"status": "migrating", "revision": current, "head": head}, 503)
+        return JSONResponse({"status": "ready", "revision": current})
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> Response:
@@ -93,6 +144,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     @app.exception_handler(Refusal)
     async def room_error(_request: Request, exc: Refusal) -> Response:
+        metrics.refused.labels(exc.code).inc()
+        log.debug("refused", extra={"code": exc.code, "status": exc.status})
         return JSONResponse(
             {
                 "error": {

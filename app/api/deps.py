@@ -64,3 +64,16 @@ HubsDep = Annotated[Hubs, Depends(get_hubs)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
+
+
+def spend_creation(request: Request, kind: str) -> None:
+    """Count one new guest or table (`kind`) against the caller's address; refuse with 429
+    (`rate_limited`) past the budget (CREATE_RATE_COUNT per CREATE_RATE_WINDOW)."""
+    budgets = request.app.state.create_budgets[kind]
+    address = request.client.host if request.client else "?"
+    if budgets.over(address):
+        raise Refusal(
+            "rate_limited",
+            N_("Too many new guests or tables from your address; try again in a few minutes."),
+            429,
+        )

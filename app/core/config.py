@@ -41,6 +41,38 @@ class Settings(BaseSettings):
         "hand their seat to a bot",
     )
     clock_tick: float = Field(default=1.0, description="Seconds between turn-clock checks")
+    public_origins: str = Field(
+        default="",
+        description="Comma-separated origins the site is served at (https://stolik.example); "
+        "empty: the origin must name the request's own host",
+    )
+    act_rate_count: int = Field(
+        default=100, description="Messages one table socket may send per window (0: no limit)"
+    )
+    act_rate_window: float = Field(default=20.0, description="Act rate-limit window, seconds")
+    act_rate_close: int = Field(
+        default=100,
+        description="Messages past the budget (within one window) after which the socket "
+        "is closed with 4429",
+    )
+    create_rate_count: int = Field(
+        default=30,
+        description="Guests, and tables, one address may create per window (0: no limit)",
+    )
+    create_rate_window: float = Field(
+        default=600.0, description="Creation rate-limit window, seconds"
+    )
+
+    metrics_token: str = Field(
+        default="", description="Bearer token that opens /metrics; empty: /metrics is off"
+    )
+    log_format: str = Field(default="text", description="Log lines as `text` or `json`")
+    log_level: str = Field(default="info", description="debug, info, warning or error")
+
+    @property
+    def origins(self) -> list[str]:
+        """The configured public origins."""
+        return [o.strip() for o in self.public_origins.split(",") if o.strip()]
 
     @cached_property
     def resolved_database_url(self) -> str:

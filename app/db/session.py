@@ -53,3 +53,18 @@ def alembic_config(url: str) -> Config:
 async def upgrade_database(url: str) -> None:
     """`alembic upgrade head`, run in a worker thread (Alembic's env runs its own loop)."""
     await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
+
+
+def head_revision() -> str | None:
+    """The newest migration's revision id."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+async def schema_revision(session: AsyncSession) -> str | None:
+    """The revision the database's schema is at (None: never migrated)."""
+    from sqlalchemy import text
+
+    result = await session.execute(text("SELECT version_num FROM alembic_version"))
+    return result.scalar_one_or_none()

@@ -34,11 +34,12 @@ from app import bots, clocks, i18n
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
+from app.metrics import Metrics
 from app.realtime.protocol import Act
 from engines import get_engine
 from engines.core import Engine, Event, GameError, Seat, Step, Term, who
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("stolik.hub")
 
 _SEAT_REF = re.compile(r"\{p(\d+)\}")
 
@@ -92,6 +93,7 @@ class Runtime:
     bot_delay: float = 0.8
     takeover_after: float = 60.0
     bot_think_scale: float = 1.0
+    metrics: Metrics = field(default_factory=Metrics)
 
 
 @dataclass(eq=False)
@@ -104,10 +106,30 @@ class Connection:
     sent_key: tuple[int, int] = (-2, -2)  # (game version, room revision) last sent
     log_version: int = -1  # JSON clients get log lines of versions after this one
     granted: bool = True
+    pending: set[str] = field(default_factory=set)  # coalesced kinds waiting in the queue
+    max_queue: int = 200
+    overflow: bool = False
 
     def notify(self, kind: str, payload: Any = None) -> None:
-        """Wake this connection's writer."""
+        """Wake this connection's writer. A state or presence push waiting in the queue
+        already stands for any later one (the writer sends the newest when it gets there), so
+        a slow reader's queue stays short; past `max_queue` items the connection is marked
+        to be dropped (it re-syncs when it reconnects)."""
+        if kind in COALESCED and payload is None:
+            if kind in self.pending:
+                return
+            self.pending.add(kind)
+        if self.queue.qsize() >= self.max_queue:
+            self.overflow = True
+            return
         self.queue.put_nowait((kind, payload))
+
+    def taken(self, kind: str) -> None:
+        """The writer took a `kind` item off the queue."""
+        self.pending.discard(kind)
+
+
+COALESCED = frozenset({"state", "presence"})
 
 
 @dataclass
@@ -686,6 +708,7 @@ class RoomHub:
                     count=clocks.TIMEOUTS_BEFORE_AWAY,
                 )
             )
+        started = time.perf_counter()
         async with self.sessions.begin() as session:
             ok = await repo.record_move(
                 session,
@@ -705,9 +728,21 @@ class RoomHub:
                     await repo.set_control(session, self.room_id, seat, "away")
                 if result is not None:
                     await repo.set_room(session, self.room_id, status="finished")
+        self.runtime.metrics.db_time.observe(time.perf_counter() - started)
         if not ok:
             await self.reload_game()
             raise Refusal("conflict", N_("Another server changed this game; retry."))
+        self.runtime.metrics.moves.labels(engine.spec.id).inc()
+        logger.info(
+            "move",
+            extra={
+                "room": self.slug,
+                "version": new_version,
+                "seat": seat,
+                "action": engine.action_text(action),
+                "timed_out": timed_out,
+            },
+        )
         # Committed: only now does the new version become visible to anyone.
         game.state = step.state
         game.version = new_version
@@ -931,6 +966,7 @@ class Hubs:
         self._hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self.lobby: set[Connection] = set()
+        self.runtime.metrics.watch(lambda: self)
 
     async def get(self, slug: str) -> RoomHub | None:
         """The hub of a room, or None if no such room exists."""

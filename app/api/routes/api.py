@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app import i18n
-from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep
+from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, spend_creation
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
@@ -66,6 +66,7 @@ async def guest(
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
     name = clean_name(body.name)
     if user is None:
+        spend_creation(request, "guests")
         user = await repo.create_user(session, name)
     else:
         await repo.rename_user(session, user.id, name)
@@ -99,9 +100,10 @@ async def tables(session: SessionDep, user: UserDep, hubs: HubsDep) -> list[dict
 
 @router.post("/tables", status_code=201)
 async def new_table(
-    body: TableIn, session: SessionDep, user: RequiredUser, hubs: HubsDep
+    body: TableIn, request: Request, session: SessionDep, user: RequiredUser, hubs: HubsDep
 ) -> dict[str, Any]:
     """Create a table; the creator is its host and sits in seat 0."""
+    spend_creation(request, "tables")
     room = await create_table(
         session,
         host_id=user.id,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
-from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep
+from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, spend_creation
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
@@ -61,6 +61,15 @@ async def name_submit(
             status_code=400,
         )
     if user is None:
+        try:
+            spend_creation(request, "guests")
+        except Refusal as exc:
+            return templates.TemplateResponse(
+                request,
+                "name.html",
+                {"user": user, "next": target, "error": exc.message},
+                status_code=exc.status,
+            )
         user = await repo.create_user(session, name)
     else:
         await repo.rename_user(session, user.id, name)
@@ -135,6 +144,7 @@ async def create_from_form(
             if game_id in {e.spec.id for e in playable_engines()}
             else {}
         )
+        spend_creation(request, "tables")
         room = await create_table(
             session,
             host_id=user.id,

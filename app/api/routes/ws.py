@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -16,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app import i18n, render
 from app.core.config import Settings
 from app.errors import Refusal
+from app.guard import RateWindow
 from app.i18n import N_
 from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
 from app.realtime.messages import state_json
@@ -31,6 +34,7 @@ from app.realtime.protocol import (
 from app.tables import lobby_listing
 
 router = APIRouter()
+log = logging.getLogger("stolik.ws")
 
 
 def _user_id(ws: WebSocket) -> int | None:
@@ -49,11 +53,29 @@ async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: 
     await ws.close(close_code, text.encode()[:120].decode(errors="ignore"))
 
 
+SEND_TIMEOUT = 15.0
+"""Seconds one push may wait for a client that does not read before it is dropped."""
+CLOSE_TOO_SLOW = 4408
+"""Close code: the client fell too far behind (it re-syncs when it reconnects)."""
+CLOSE_RATE_LIMITED = 4429
+"""Close code: far past the act rate limit."""
+
+
+class TooSlow(Exception):
+    """The client stopped reading."""
+
+
 async def _send(ws: WebSocket, conn: Connection, data: Any) -> None:
-    if conn.fmt == "json":
-        await ws.send_json(data)
-    else:
-        await ws.send_text(data)
+    if conn.overflow:
+        raise TooSlow
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            if conn.fmt == "json":
+                await ws.send_json(data)
+            else:
+                await ws.send_text(data)
+    except TimeoutError:
+        raise TooSlow from None
 
 
 async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings) -> None:
@@ -61,6 +83,7 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
     json_fmt = conn.fmt == "json"
     while True:
         kind, payload = await conn.queue.get()
+        conn.taken(kind)
         if kind == "error":
             code, message, template, params = payload
             data: Any = (
@@ -112,7 +135,8 @@ async def table_socket(
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt)
     hub.attach(conn)
-    writer = asyncio.create_task(_writer(ws, hub, conn, settings))
+    writer = asyncio.create_task(_write_or_close(ws, hub, conn, settings))
+    budget = RateWindow(settings.act_rate_count, settings.act_rate_window)
     try:
         while True:
             frame = await ws.receive()
@@ -121,6 +145,15 @@ async def table_socket(
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
+            over = budget.over()
+            if over > settings.act_rate_close:
+                log.info("socket closed: rate limit", extra={"room": hub.slug, "user": uid})
+                await ws.close(CLOSE_RATE_LIMITED, "rate limited")
+                break
+            if over:
+                refusal = Refusal("rate_limited", N_("Too many messages; wait a few seconds."), 429)
+                conn.notify("error", (refusal.code, refusal.message, refusal.template, {}))
+                continue
             await _handle(hub, conn, uid, raw, settings)
             if writer.done():
                 break
@@ -133,14 +166,39 @@ async def table_socket(
             await writer
 
 
+async def _write_or_close(
+    ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings
+) -> None:
+    """The writer; a client too slow to read, or a writer that fails, gets its socket closed
+    with a reason (the page re-syncs when it reconnects) instead of a page that says "live"
+    while nothing arrives."""
+    try:
+        await _writer(ws, hub, conn, settings)
+    except TooSlow:
+        log.info("socket closed: too slow", extra={"room": hub.slug, "user": conn.user_id})
+        with contextlib.suppress(Exception):
+            await ws.close(CLOSE_TOO_SLOW, "too slow")
+    except asyncio.CancelledError:
+        raise
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("socket writer failed", extra={"room": hub.slug, "user": conn.user_id})
+        with contextlib.suppress(Exception):
+            await ws.close(1011, "server error")
+
+
 async def _handle(
     hub: RoomHub, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
 ) -> None:
     """One client frame; every refusal becomes an error message and changes nothing."""
+    metrics = hub.runtime.metrics
     try:
         msg = parse_incoming(raw, settings.max_message_bytes)
         if isinstance(msg, Act):
+            started = time.perf_counter()
             await hub.act(uid, msg)
+            metrics.act_latency.observe(time.perf_counter() - started)
         elif isinstance(msg, Sync):
             conn.log_version = -1
             conn.notify("state", "force")
@@ -150,6 +208,8 @@ async def _handle(
             )
             await hub.chat(uid, msg.text, limits)
     except Refusal as exc:
+        metrics.refused.labels(exc.code).inc()
+        log.debug("refused", extra={"room": hub.slug, "user": uid, "code": exc.code})
         conn.notify("error", (exc.code, exc.message, exc.template, exc.params))
         if exc.code in ("stale", "conflict"):
             conn.log_version = -1

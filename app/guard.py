@@ -1,0 +1,202 @@
+"""What the server refuses before any route runs, and the headers every answer carries.
+
+- Cross-site requests: a websocket handshake or a state-changing HTTP request (anything but
+  GET/HEAD/OPTIONS) whose `Origin` is not one of the public origins is refused — HTTP with 403
+  and the code `bad_origin`, a websocket by closing the handshake with 4403 (the browser sees a
+  403). `PUBLIC_ORIGINS` lists the origins (`https://stolik.example`); when it is empty the
+  origin must name the host the request was sent to. With `PUBLIC_ORIGINS` set the `Host`
+  header must be one of theirs too (no DNS-rebinding). A request without `Origin` is not from
+  a browser page (browsers send it on every POST and handshake), so it cannot be a forgery.
+- Security headers on every HTTP answer: a Content-Security-Policy without inline scripts,
+  `X-Content-Type-Options`, `Referrer-Policy`, and framing refused.
+- `RateWindow`: a sliding-window budget (acts per socket, tables and guests per address).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app import i18n
+from app.i18n import N_
+
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        # htmx and the pages set a few inline styles (grid sizes, animation delays).
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+BAD_ORIGIN = N_("This request came from another site and was refused.")
+WS_BAD_ORIGIN = 4403
+"""Close code of a websocket handshake refused for its origin."""
+
+
+def _origin_key(url: str) -> str:
+    """`scheme://host[:port]` of an origin, lower-cased, default ports dropped."""
+    parts = urlsplit(url.strip().lower())
+    host = parts.hostname or ""
+    port = parts.port
+    if port is not None and (parts.scheme, port) not in (("http", 80), ("https", 443)):
+        host = f"{host}:{port}"
+    return f"{parts.scheme}://{host}"
+
+
+def _host_of(origin_key: str) -> str:
+    return origin_key.split("://", 1)[-1]
+
+
+def _strip_default_port(host: str) -> str:
+    host = host.strip().lower()
+    for suffix in (":80", ":443"):
+        if host.endswith(suffix):
+            return host.removesuffix(suffix)
+    return host
+
+
+class Guard:
+    """ASGI middleware: origin and host checks, security headers (see module docstring)."""
+
+    def __init__(self, app: ASGIApp, public_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.origins = {_origin_key(o) for o in public_origins if o.strip()}
+        self.hosts = {_host_of(o) for o in self.origins}
+
+    def allowed(self, headers: dict[bytes, bytes]) -> bool:
+        """Whether a request with these headers may change state."""
+        host = _strip_default_port(headers.get(b"host", b"").decode("latin-1"))
+        if self.hosts and host not in self.hosts:
+            return False
+        raw = headers.get(b"origin")
+        if raw is None:
+            return True
+        origin = raw.decode("latin-1")
+        if origin == "null":
+            return False
+        key = _origin_key(origin)
+        if self.origins:
+            return key in self.origins
+        return _host_of(key) == host
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        if scope["type"] == "websocket":
+            if not self.allowed(headers):
+                await send({"type": "websocket.close", "code": WS_BAD_ORIGIN})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in SAFE_METHODS and not self.allowed(headers):
+            await self._refuse(scope, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        headers = dict(scope.get("headers") or [])
+        lang = i18n.choose(
+            None,
+            _cookie(headers.get(b"cookie", b"").decode("latin-1"), i18n.COOKIE),
+            headers.get(b"accept-language", b"").decode("latin-1") or None,
+        )
+        with i18n.use(lang):
+            message = i18n.gettext(BAD_ORIGIN)
+        body = json.dumps(
+            {"error": {"code": "bad_origin", "message": message, "key": BAD_ORIGIN, "params": {}}}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *SECURITY_HEADERS,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _cookie(header: str, name: str) -> str | None:
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return None
+
+
+class RateWindow:
+    """At most `count` events per `window` seconds (a sliding window); `count` 0 = no limit."""
+
+    def __init__(
+        self, count: int, window: float, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.count = count
+        self.window = window
+        self.now = now
+        self.times: deque[float] = deque()
+
+    def over(self) -> int:
+        """Record one event; how far past the budget it is (0 = within it)."""
+        if self.count <= 0:
+            return 0
+        t = self.now()
+        while self.times and self.times[0] <= t - self.window:
+            self.times.popleft()
+        self.times.append(t)
+        return max(0, len(self.times) - self.count)
+
+
+class RateBudgets:
+    """One `RateWindow` per key (an address), forgotten once idle for a window."""
+
+    def __init__(
+        self, count: int, window: float, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.count = count
+        self.window = window
+        self.now = now
+        self.windows: dict[str, RateWindow] = {}
+
+    def over(self, key: str) -> bool:
+        """Record one event for `key`; whether it is past the budget."""
+        if self.count <= 0:
+            return False
+        if len(self.windows) > 10_000:
+            t = self.now()
+            self.windows = {
+                k: w for k, w in self.windows.items() if w.times and w.times[-1] > t - self.window
+            }
+        window = self.windows.setdefault(key, RateWindow(self.count, self.window, self.now))
+        return window.over() > 0
