@@ -13,7 +13,14 @@ import pytest
 from tests.web.clients import Player
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Page, Playwright, ViewportSize
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Playwright,
+        ViewportSize,
+    )
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -31,9 +38,37 @@ def need_chromium() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
 
 
+CSP_VIOLATIONS: list[str] = []
+"""Console reports of Content-Security-Policy violations in any page of any browser test
+(tests/web/conftest.py fails the test that caused one)."""
+
+
+def _watch_csp(context: BrowserContext) -> BrowserContext:
+    def on_console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            CSP_VIOLATIONS.append(message.text)
+
+    context.on("console", on_console)
+    return context
+
+
 async def launch(pw: Playwright) -> Browser:
-    """Headless Debian Chromium."""
-    return await pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+    """Headless Debian Chromium; every context it opens reports CSP violations."""
+    browser = await pw.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+    )
+    new_context = browser.new_context
+
+    async def watched_context(**kwargs: Any) -> BrowserContext:
+        return _watch_csp(await new_context(**kwargs))
+
+    async def watched_page(**kwargs: Any) -> Page:
+        context = await watched_context(**kwargs)
+        return await context.new_page()
+
+    browser.new_context = watched_context  # type: ignore[method-assign]
+    browser.new_page = watched_page  # type: ignore[method-assign]
+    return browser
 
 
 async def open_as(browser: Browser, base: str, url: str, player: Player | None, **ctx: Any) -> Page:
@@ -69,7 +104,9 @@ async def serious_a11y_violations(page: Page) -> list[str]:
     """axe-core (npm, pinned in package.json) run on the page: its serious and critical
     violations, each as "rule: first offending elements"."""
     assert AXE.exists(), "axe-core is missing: run scripts/install.sh"
-    await page.add_script_tag(path=str(AXE))
+    # Evaluated by the browser's debugger, not added as a <script>: the page's CSP allows no
+    # inline script, and must not be loosened for a test.
+    await page.evaluate(AXE.read_text())
     found: list[dict[str, Any]] = await page.evaluate(
         """async () => {
           const r = await axe.run(document, {resultTypes: ["violations"]});

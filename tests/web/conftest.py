@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Server, start_server
+from tests.web.browser import CSP_VIOLATIONS
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """A browser test fails on any Content-Security-Policy violation its pages report."""
+    CSP_VIOLATIONS.clear()
+    yield
+    found = list(CSP_VIOLATIONS)
+    CSP_VIOLATIONS.clear()
+    assert not found, f"CSP violations: {found[:3]}"
 
 
 @pytest.fixture
