@@ -132,7 +132,7 @@ def run(examples: int, seed: int | None = None) -> dict[str, Counter[str]]:
     return results
 
 
-def _fuzz_actions(game_id: str, profile: Any) -> Counter[str]:
+def _fuzz_actions(game_id: str, profile: settings) -> Counter[str]:
     seen: Counter[str] = Counter()
 
     @profile
