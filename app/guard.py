@@ -8,7 +8,8 @@
   header must be one of theirs too (no DNS-rebinding). A request without `Origin` is not from
   a browser page (browsers send it on every POST and handshake), so it cannot be a forgery.
 - Security headers on every HTTP answer: a Content-Security-Policy without inline scripts,
-  `X-Content-Type-Options`, `Referrer-Policy`, and framing refused.
+  `X-Content-Type-Options`, `Referrer-Policy`, and framing refused; over https (directly or
+  behind a proxy that says so) every cookie is marked `Secure`.
 - `RateWindow`: a sliding-window budget (acts per socket, tables and guests per address).
 """
 
@@ -113,11 +114,16 @@ class Guard:
             await self._refuse(scope, send)
             return
 
+        secure = scope.get("scheme") == "https"
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
+                headers = list(message.get("headers", []))
+                if secure:
+                    headers = [_secure_cookie(n, v) for n, v in headers]
+                present = {name.lower() for name, _ in headers}
                 extra = [(n, v) for n, v in SECURITY_HEADERS if n not in present]
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
+                message = {**message, "headers": [*headers, *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -146,6 +152,14 @@ class Guard:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
+    """A cookie set over https is marked `Secure` (behind a proxy, uvicorn takes the scheme
+    from X-Forwarded-Proto when the proxy is trusted: FORWARDED_ALLOW_IPS)."""
+    if name.lower() == b"set-cookie" and b"; secure" not in value.lower():
+        return name, value + b"; Secure"
+    return name, value
 
 
 def _cookie(header: str, name: str) -> str | None:

@@ -242,3 +242,17 @@ def test_a_connection_queue_is_bounded() -> None:
         conn.notify("chat", f"line {i}")
     assert conn.queue.qsize() == 50
     assert conn.overflow
+
+
+async def test_cookies_are_secure_over_https_only(server: Server) -> None:
+    """Over plain http (this loopback server) the session cookie has no Secure flag; behind
+    a trusted proxy that says the client used https, it has."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        r = await http.post("/api/guest", json={"name": "Ala"})
+        assert "secure" not in r.headers["set-cookie"].lower()
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        r = await http.post(
+            "/api/guest", json={"name": "Ala"}, headers={"X-Forwarded-Proto": "https"}
+        )
+        assert r.status_code == 200
+        assert "; secure" in r.headers["set-cookie"].lower()
