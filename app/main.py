@@ -21,7 +21,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import logs
-from app.api.routes import api, pages, ws
+from app.api.routes import api, devices, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import (
     head_revision,
@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(devices.router)
     app.include_router(ws.router)
 
     @app.get("/metrics", include_in_schema=False)

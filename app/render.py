@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
-from app import bots, clocks, i18n
+from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
 from app.db.repo import LobbyRow
 from app.i18n import N_
@@ -90,6 +90,7 @@ def phrase(data: dict[str, Any] | None) -> str:
 
 
 templates.env.globals["phrase"] = phrase
+templates.env.globals["describe_agent"] = identity.describe_agent
 templates.env.filters["phrase"] = phrase
 
 

@@ -8,9 +8,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import i18n
+from app import i18n, identity
 from app.core.config import Settings
-from app.db import repo
 from app.db.models import User
 from app.errors import Refusal
 from app.i18n import N_
@@ -38,11 +37,11 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 async def get_user(
     request: Request, session: Annotated[AsyncSession, Depends(get_session)]
 ) -> User | None:
-    """The guest behind the signed session cookie, if any."""
-    uid = request.session.get("uid")
-    if not isinstance(uid, int):
-        return None
-    user = await repo.get_user(session, uid)
+    """The guest behind the signed session cookie, if any (on a device not signed out)."""
+    hubs: Hubs = request.app.state.hubs
+    user = await identity.resolve(
+        request.session, session, hubs.runtime.now(), agent_of(request), upgrade=True
+    )
     # End the read transaction now: the connection goes back to the pool before the handler
     # waits on a room's lock (which takes its own connection), so a burst of requests can
     # never hold every pooled connection while waiting for one more.
@@ -77,3 +76,14 @@ def spend_creation(request: Request, kind: str) -> None:
             N_("Too many new guests or tables from your address; try again in a few minutes."),
             429,
         )
+
+
+def agent_of(request: Request) -> str:
+    """A short description of the caller's browser (its User-Agent), for "Your devices"."""
+    return request.headers.get("user-agent", "")[:160]
+
+
+async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None:
+    """Sign this browser in as `user_id` on a new device (session rotation)."""
+    hubs: Hubs = request.app.state.hubs
+    await identity.sign_in(request.session, session, user_id, hubs.runtime.now(), agent_of(request))

@@ -167,3 +167,29 @@ class Heartbeat(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     at: Mapped[float] = mapped_column(Float)
     """Seconds since the epoch, by the server's clock."""
+
+
+class Device(Base):
+    """One signed-in browser of a person (the cookie names it): what "Your devices" lists and
+    can sign out. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    agent: Mapped[str] = mapped_column(String(160), default="")
+    created: Mapped[float] = mapped_column(Float)
+    last_seen: Mapped[float] = mapped_column(Float)
+    revoked: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class DeviceLink(Base):
+    """A one-time link that signs another browser in as the same person (10 minutes, once).
+    Only the token's SHA-256 is kept."""
+
+    __tablename__ = "device_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    expires: Mapped[float] = mapped_column(Float)
+    used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import i18n
 from app.db.models import (
     ChatMessage,
+    Device,
+    DeviceLink,
     Game,
     Heartbeat,
     Move,
@@ -441,3 +443,78 @@ async def lobby_rows(
         for r, host, n, bots in result.all()
     ]
     return sorted(rows, key=lambda row: not row.mine)
+
+
+# ---- devices ------------------------------------------------------------------------------
+
+
+async def create_device(session: AsyncSession, user_id: int, agent: str, now: float) -> Device:
+    """Register a newly signed-in browser."""
+    device = Device(
+        id=secrets.token_urlsafe(18), user_id=user_id, agent=agent[:160], created=now, last_seen=now
+    )
+    session.add(device)
+    await session.flush()
+    return device
+
+
+async def get_device(session: AsyncSession, device_id: str) -> Device | None:
+    """A device by its id."""
+    return await session.get(Device, device_id)
+
+
+async def touch_device(session: AsyncSession, device_id: str, now: float) -> None:
+    """Note that a device was just used."""
+    await session.execute(update(Device).where(Device.id == device_id).values(last_seen=now))
+
+
+async def list_devices(session: AsyncSession, user_id: int) -> list[Device]:
+    """A person's signed-in devices, most recently used first."""
+    rows = await session.execute(
+        select(Device)
+        .where(Device.user_id == user_id, Device.revoked.is_(None))
+        .order_by(Device.last_seen.desc())
+    )
+    return list(rows.scalars())
+
+
+async def revoke_devices(
+    session: AsyncSession,
+    user_id: int,
+    now: float,
+    *,
+    only: str | None = None,
+    keep: str | None = None,
+) -> int:
+    """Sign out one of a person's devices (`only`) or all but one (`keep`); how many."""
+    query = update(Device).where(Device.user_id == user_id, Device.revoked.is_(None))
+    if only is not None:
+        query = query.where(Device.id == only)
+    if keep is not None:
+        query = query.where(Device.id != keep)
+    result = await session.execute(query.values(revoked=now))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+async def create_device_link(
+    session: AsyncSession, user_id: int, token_hash: str, expires: float
+) -> None:
+    """Keep a one-time link's hash."""
+    session.add(DeviceLink(token_hash=token_hash, user_id=user_id, expires=expires))
+    await session.flush()
+
+
+async def claim_device_link(session: AsyncSession, token_hash: str, now: float) -> int | None:
+    """Use a one-time link: its person, or None when it is unknown, used or expired. One
+    conditional update, so two processes (or two clicks) can never both use it."""
+    result = await session.execute(
+        update(DeviceLink)
+        .where(
+            DeviceLink.token_hash == token_hash,
+            DeviceLink.used.is_(None),
+            DeviceLink.expires > now,
+        )
+        .values(used=now)
+        .returning(DeviceLink.user_id)
+    )
+    return result.scalar_one_or_none()

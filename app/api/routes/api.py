@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app import i18n
-from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, spend_creation
+from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, sign_in, spend_creation
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
@@ -68,10 +68,10 @@ async def guest(
     if user is None:
         spend_creation(request, "guests")
         user = await repo.create_user(session, name)
+        await sign_in(request, session, user.id)
     else:
         await repo.rename_user(session, user.id, name)
     await session.commit()
-    request.session["uid"] = user.id
     hubs.renamed(user.id, name)
     return {"id": user.id, "name": name}
 

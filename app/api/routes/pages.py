@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
-from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, spend_creation
+from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, sign_in, spend_creation
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
@@ -71,10 +71,10 @@ async def name_submit(
                 status_code=exc.status,
             )
         user = await repo.create_user(session, name)
+        await sign_in(request, session, user.id)
     else:
         await repo.rename_user(session, user.id, name)
     await session.commit()
-    request.session["uid"] = user.id
     hubs.renamed(user.id, name)
     return RedirectResponse(await _sit_from_target(hubs, user.id, name, target), status_code=303)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import i18n, render
+from app import i18n, identity, render
 from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import RateWindow
@@ -37,9 +37,15 @@ router = APIRouter()
 log = logging.getLogger("stolik.ws")
 
 
-def _user_id(ws: WebSocket) -> int | None:
-    uid = ws.session.get("uid")
-    return uid if isinstance(uid, int) else None
+async def _user_id(ws: WebSocket) -> int | None:
+    """The person behind the socket's cookie (a signed-out device is nobody)."""
+    hubs: Hubs = ws.app.state.hubs
+    cookie = dict(ws.session)
+    async with ws.app.state.sessions() as db:
+        user = await identity.resolve(
+            cookie, db, hubs.runtime.now(), ws.headers.get("user-agent", ""), upgrade=False
+        )
+    return user.id if user is not None else None
 
 
 async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: int) -> None:
@@ -126,7 +132,7 @@ async def table_socket(
     hubs: Hubs = ws.app.state.hubs
     settings: Settings = ws.app.state.settings
     fmt = "json" if format == "json" else "html"
-    uid = _user_id(ws)
+    uid = await _user_id(ws)
     hub = await hubs.get(slug)
     if hub is None or not hub.may_watch(uid, code):
         # A private table without its code answers like a missing one (no probing).
@@ -220,7 +226,7 @@ async def _handle(
 async def lobby_socket(ws: WebSocket, format: str = "html") -> None:
     """The lobby's table list, pushed again whenever a table changes."""
     hubs: Hubs = ws.app.state.hubs
-    uid = _user_id(ws)
+    uid = await _user_id(ws)
     await ws.accept()
     conn = Connection(user_id=uid, fmt="json" if format == "json" else "html")
     hubs.lobby.add(conn)

@@ -1,0 +1,122 @@
+"""Your devices: the browsers a person is signed in on, signing them out, and carrying the
+same identity to another device with a one-time link (10 minutes, single use) or its QR code.
+The link opens a confirmation page; only its POST signs in (a link preview that fetches the
+page uses nothing)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app import identity
+from app.api.deps import HubsDep, SessionDep, UserDep, sign_in
+from app.db import repo
+from app.render import templates
+
+router = APIRouter()
+
+
+def _devices_page(request: Request, ctx: dict[str, Any], status: int = 200) -> Response:
+    return templates.TemplateResponse(request, "devices.html", ctx, status_code=status)
+
+
+@router.get("/devices", response_class=HTMLResponse)
+async def devices(request: Request, session: SessionDep, user: UserDep, hubs: HubsDep) -> Response:
+    """The signed-in devices, this one marked."""
+    if user is None:
+        return RedirectResponse("/name?next=/devices", status_code=303)
+    rows = await repo.list_devices(session, user.id)
+    ctx = {
+        "user": user,
+        "devices": rows,
+        "this": request.session.get("sid"),
+        "now": hubs.runtime.now(),
+        "link": None,
+        "qr": None,
+    }
+    return _devices_page(request, ctx)
+
+
+@router.post("/devices/{device_id}/signout")
+async def sign_out_one(
+    device_id: str, request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
+    """Sign out one device (this one too: then this browser is nobody again)."""
+    if user is None:
+        return RedirectResponse("/name", status_code=303)
+    await repo.revoke_devices(session, user.id, hubs.runtime.now(), only=device_id)
+    await session.commit()
+    if device_id == request.session.get("sid"):
+        request.session.clear()
+        return RedirectResponse("/", status_code=303)
+    return RedirectResponse("/devices", status_code=303)
+
+
+@router.post("/devices/signout-others")
+async def sign_out_others(
+    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
+    """Sign out every device but this one."""
+    if user is None:
+        return RedirectResponse("/name", status_code=303)
+    keep = request.session.get("sid")
+    await repo.revoke_devices(
+        session, user.id, hubs.runtime.now(), keep=keep if isinstance(keep, str) else None
+    )
+    await session.commit()
+    return RedirectResponse("/devices", status_code=303)
+
+
+@router.post("/devices/link", response_class=HTMLResponse)
+async def make_link(
+    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
+    """A new one-time link (and its QR code) to sign another device in as this person."""
+    if user is None:
+        return RedirectResponse("/name", status_code=303)
+    now = hubs.runtime.now()
+    token = await identity.new_link(session, user.id, now)
+    await session.commit()
+    url = str(request.base_url).rstrip("/") + f"/link/{token}"
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(
+        svg, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, svgclass="qr"
+    )
+    rows = await repo.list_devices(session, user.id)
+    ctx = {
+        "user": user,
+        "devices": rows,
+        "this": request.session.get("sid"),
+        "now": now,
+        "link": url,
+        "qr": svg.getvalue().decode(),
+        "minutes": int(identity.LINK_LIFETIME // 60),
+    }
+    return _devices_page(request, ctx)
+
+
+@router.get("/link/{token}", response_class=HTMLResponse)
+async def link_page(token: str, request: Request, user: UserDep) -> Response:
+    """Confirm before signing in with a one-time link."""
+    return templates.TemplateResponse(
+        request, "link.html", {"user": user, "token": token, "failed": False}
+    )
+
+
+@router.post("/link/{token}")
+async def use_link(token: str, request: Request, session: SessionDep, hubs: HubsDep) -> Response:
+    """Sign this browser in as the link's person, once; a used or expired link says so."""
+    now = hubs.runtime.now()
+    user_id = await repo.claim_device_link(session, identity.token_hash(token), now)
+    if user_id is None:
+        await session.rollback()
+        return templates.TemplateResponse(
+            request, "link.html", {"user": None, "token": token, "failed": True}, status_code=410
+        )
+    await sign_in(request, session, user_id)
+    await session.commit()
+    return RedirectResponse("/", status_code=303)

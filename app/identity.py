@@ -1,0 +1,108 @@
+"""Who is behind a cookie: a person (a guest with a display name) on one of their devices.
+
+The signed session cookie holds `uid` (the person) and `sid` (this browser's row in
+`devices`). A device signed out from "Your devices" stops being anyone at its next request.
+Signing in — a new guest, or a one-time link from another device — always starts a new device
+id (session rotation: a cookie captured before sign-in is worth nothing after). Cookies from
+before devices existed carry only `uid`; their first page request registers the device.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import MutableMapping
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import repo
+from app.db.models import User
+
+TOUCH_EVERY = 300.0
+"""Seconds between two notes of a device's last use (not a write per request)."""
+LINK_LIFETIME = 600.0
+"""A one-time device link is good for 10 minutes."""
+
+
+async def resolve(
+    cookie: MutableMapping[str, Any], db: AsyncSession, now: float, agent: str, *, upgrade: bool
+) -> User | None:
+    """The person behind `cookie`, or None (then a stale cookie is emptied). `upgrade`: a
+    cookie without a device gets one (HTTP requests only, where the cookie can be re-set)."""
+    uid = cookie.get("uid")
+    if not isinstance(uid, int):
+        return None
+    sid = cookie.get("sid")
+    if not isinstance(sid, str):
+        user = await repo.get_user(db, uid)
+        if user is None:
+            cookie.clear()
+            return None
+        if upgrade:
+            created = await repo.create_device(db, uid, agent, now)
+            await db.commit()
+            cookie["sid"] = created.id
+        return user
+    device = await repo.get_device(db, sid)
+    if device is None or device.user_id != uid or device.revoked is not None:
+        cookie.clear()
+        return None
+    if now - device.last_seen > TOUCH_EVERY:
+        await repo.touch_device(db, sid, now)
+        await db.commit()
+    return await repo.get_user(db, uid)
+
+
+async def sign_in(
+    cookie: MutableMapping[str, Any], db: AsyncSession, user_id: int, now: float, agent: str
+) -> str:
+    """Start a new device for `user_id` (the cookie's old device, if any, is signed out)."""
+    old = cookie.get("sid")
+    old_uid = cookie.get("uid")
+    if isinstance(old, str) and isinstance(old_uid, int):
+        await repo.revoke_devices(db, old_uid, now, only=old)
+    device = await repo.create_device(db, user_id, agent, now)
+    cookie.clear()
+    cookie["uid"] = user_id
+    cookie["sid"] = device.id
+    return device.id
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a one-time link's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def new_link(db: AsyncSession, user_id: int, now: float) -> str:
+    """A fresh one-time link token for `user_id` (kept hashed)."""
+    token = secrets.token_urlsafe(24)
+    await repo.create_device_link(db, user_id, token_hash(token), now + LINK_LIFETIME)
+    return token
+
+
+def describe_agent(agent: str) -> str:
+    """A browser's User-Agent as a person names it: "Firefox on Windows"; "" if unknown."""
+    browsers = (
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Firefox/", "Firefox"),
+        ("Chromium/", "Chromium"),
+        ("HeadlessChrome/", "Chromium"),
+        ("Chrome/", "Chrome"),
+        ("Safari/", "Safari"),
+    )
+    systems = (
+        ("Android", "Android"),
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    )
+    browser = next((name for key, name in browsers if key in agent), "")
+    system = next((name for key, name in systems if key in agent), "")
+    if browser and system:
+        return f"{browser} · {system}"
+    return browser or system
