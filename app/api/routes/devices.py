@@ -29,11 +29,12 @@ async def devices(request: Request, session: SessionDep, user: UserDep, hubs: Hu
     """The signed-in devices, this one marked."""
     if user is None:
         return RedirectResponse("/name?next=/devices", status_code=303)
-    rows = await repo.list_devices(session, user.id)
+    this = request.session.get("sid")
+    rows = sorted(await repo.list_devices(session, user.id), key=lambda d: d.id != this)
     ctx = {
         "user": user,
         "devices": rows,
-        "this": request.session.get("sid"),
+        "this": this,
         "now": hubs.runtime.now(),
         "link": None,
         "qr": None,
@@ -86,11 +87,12 @@ async def make_link(
     segno.make(url, error="m").save(
         svg, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, svgclass="qr"
     )
-    rows = await repo.list_devices(session, user.id)
+    this = request.session.get("sid")
+    rows = sorted(await repo.list_devices(session, user.id), key=lambda d: d.id != this)
     ctx = {
         "user": user,
         "devices": rows,
-        "this": request.session.get("sid"),
+        "this": this,
         "now": now,
         "link": url,
         "qr": svg.getvalue().decode(),
