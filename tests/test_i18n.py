@@ -163,7 +163,7 @@ def test_translated_engines_speak_only_catalogued_words() -> None:
                 if isinstance(w, Term):
                     check(w.text, w.context)
                 elif isinstance(w, Phrase):
-                    check(w.message)
+                    check(w.message if w.plural is None else (w.message, w.plural))
                     check_params(dict(w.params))
 
     for game_id in engines:

@@ -35,6 +35,12 @@ def english_only_messages() -> list[str]:
     """Catalogue messages whose Polish differs: none of them may show on a Polish page."""
     with (i18n.LOCALES / "pl" / "LC_MESSAGES" / "messages.po").open("rb") as f:
         catalog = read_po(f, locale="pl")
+    polish_words = {
+        w.lower()
+        for m in catalog
+        for string in ([m.string] if isinstance(m.string, str) else list(m.string))
+        for w in re.findall(r"\w+", str(string))
+    }
     found = []
     for m in catalog:
         if not m.id or isinstance(m.id, tuple | list):
@@ -42,6 +48,8 @@ def english_only_messages() -> list[str]:
         text = str(m.id)
         if "%(" in text or "{" in text or "<" in text or len(text) < 5:
             continue  # templates with placeholders are checked by their fixed parts below
+        if " " not in text and text.lower() in polish_words:
+            continue  # a word both languages use ("bonus" is Ganges' own Polish word)
         if str(m.string) != text:
             found.append(text)
     return found
@@ -159,7 +167,7 @@ async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
         await browser.close()
 
 
-TRANSLATED = ["incan_gold", "racing_hedgehogs", "karmaka"]
+TRANSLATED = ["incan_gold", "racing_hedgehogs", "karmaka", "ganges"]
 """The games whose every word is in the catalogues so far (babel.cfg)."""
 
 

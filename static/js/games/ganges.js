@@ -137,7 +137,7 @@
     if (!PAID[kind]) return;
     form.querySelector("[data-gg-type]").value = JSON.stringify(PAID[kind]);
     form.querySelector("[data-gg-paybtn]").textContent = W("pay_" + kind);
-    const letter = t.dataset.colour ? t.dataset.colour[0].toUpperCase() : "";
+    const letter = t.dataset.colour ? W(t.dataset.colour)[0].toUpperCase() : "";
     form.querySelector("[data-gg-cost]").textContent = (kind === "building"
       ? W("cost_building", { colour: W(t.dataset.colour), letter: letter, cost: cost })
       : W("cost_exact", { cost: cost })) + (t.dataset.payable === "no" ? W("cannot_now") : "");
