@@ -8,12 +8,13 @@ from __future__ import annotations
 from engines.core import (
     Event,
     Seat,
+    tr,
     who,
 )
 from engines.dreadful_circus.cards import effect_of, is_attraction, name_of
 from engines.dreadful_circus.goods import (
     COPPER,
-    goods_text,
+    goods_words,
 )
 from engines.dreadful_circus.model import Pending, State
 from engines.dreadful_circus.performances import PERFORMANCE_EFFECTS
@@ -40,9 +41,9 @@ def redeal_without_attraction(state: State, hands: list[list[str]], events: list
             state.discard += hand
             events.append(
                 Event.public(
-                    f"{who(seat)} has no Attraction and discards "
-                    + ", ".join(name_of(c) for c in hand)
-                    + " for a new hand."
+                    tr("%(who)s has no Attraction and discards %(cards)s for a new hand."),
+                    who=who(seat),
+                    cards=[name_of(c) for c in hand],
                 )
             )
             hand.clear()
@@ -63,12 +64,20 @@ def start_round(state: State, events: list[Event]) -> None:
     state.offers, state.winners = [], []
     state.resolving, state.inspected, state.inspecting = 0, [], None
     if state.second_seller is None:
-        events.append(Event.public(f"Round {state.round}: {who(state.first_seller)} sells."))
+        events.append(
+            Event.public(
+                tr("Round %(round)s: %(first)s sells."),
+                round=state.round,
+                first=who(state.first_seller),
+            )
+        )
     else:
         events.append(
             Event.public(
-                f"Round {state.round}: {who(state.first_seller)} is first seller, "
-                f"{who(state.second_seller)} second seller."
+                tr("Round %(round)s: %(first)s is first seller, %(second)s second seller."),
+                round=state.round,
+                first=who(state.first_seller),
+                second=who(state.second_seller),
             )
         )
 
@@ -81,7 +90,9 @@ def reveal_offers(state: State, events: list[Event]) -> None:
         state.hands[seller].remove(card)
         state.offers.append(card)
         state.winners.append(None)
-        events.append(Event.public(f"{who(seller)} offers {name_of(card)}."))
+        events.append(
+            Event.public(tr("%(seller)s offers %(card)s."), seller=who(seller), card=name_of(card))
+        )
     state.choices = [None] * state.num_players
     state.chosen = [False] * state.num_players
     state.phase = "bid"
@@ -107,7 +118,7 @@ def discard_offer(state: State, events: list[Event]) -> None:
     """Every wagon refused: the offer goes to the discard pile and the seller gets nothing."""
     card = state.offers[state.resolving]
     state.discard.append(card)
-    events.append(Event.public(f"Nobody bought {name_of(card)}; it is discarded."))
+    events.append(Event.public(tr("Nobody bought %(card)s; it is discarded."), card=name_of(card)))
 
 
 def finish_offer(state: State, events: list[Event]) -> None:
@@ -121,10 +132,16 @@ def accept_triggers(state: State, seller: Seat, winner: Seat, events: list[Event
     """Barker's Booth (seller), Fortune-Telling Machine (winner), then Toll Gate, in that order."""
     for _ in range(count_effect(state, seller, "barkers_booth")):
         state.screens[seller][COPPER] += 1
-        events.append(Event.public(f"Barker's Booth: {who(seller)} takes 1 copper."))
+        events.append(
+            Event.public(tr("Barker's Booth: %(seller)s takes 1 copper."), seller=who(seller))
+        )
     for _ in range(count_effect(state, winner, "fortune_machine")):
         state.screens[winner][COPPER] += 1
-        events.append(Event.public(f"Fortune-Telling Machine: {who(winner)} takes 1 copper."))
+        events.append(
+            Event.public(
+                tr("Fortune-Telling Machine: %(winner)s takes 1 copper."), winner=who(winner)
+            )
+        )
     n = state.num_players
     for k in range(n):
         owner = (winner + k) % n
@@ -132,14 +149,14 @@ def accept_triggers(state: State, seller: Seat, winner: Seat, events: list[Event
             continue
         for _ in range(count_effect(state, owner, "toll_gate")):
             if has_strongbox(state, winner):
-                text = f"Toll Gate: the Iron Strongbox of {who(winner)} gives {who(owner)} nothing."
+                text = tr("Toll Gate: the Iron Strongbox of %(winner)s gives %(owner)s nothing.")
             elif state.screens[winner][COPPER]:
                 state.screens[winner][COPPER] -= 1
                 state.screens[owner][COPPER] += 1
-                text = f"Toll Gate: {who(winner)} pays 1 copper to {who(owner)}."
+                text = tr("Toll Gate: %(winner)s pays 1 copper to %(owner)s.")
             else:
-                text = f"Toll Gate: {who(winner)} has no copper to pay {who(owner)}."
-            events.append(Event.public(text))
+                text = tr("Toll Gate: %(winner)s has no copper to pay %(owner)s.")
+            events.append(Event.public(text, winner=who(winner), owner=who(owner)))
 
 
 def place_won_cards(state: State, events: list[Event]) -> None:
@@ -147,7 +164,13 @@ def place_won_cards(state: State, events: list[Event]) -> None:
     for card, winner in zip(state.offers, state.winners, strict=True):
         if winner is not None and is_attraction(card):
             state.areas[winner].append(card)
-            events.append(Event.public(f"{who(winner)} puts {name_of(card)} into their area."))
+            events.append(
+                Event.public(
+                    tr("%(winner)s puts %(card)s into their area."),
+                    winner=who(winner),
+                    card=name_of(card),
+                )
+            )
     for card, winner in zip(state.offers, state.winners, strict=True):
         if winner is not None and not is_attraction(card):
             state.queue.append(Pending(seat=winner, card=card))
@@ -180,7 +203,7 @@ def finish_performance(state: State, card: str, events: list[Event]) -> None:
 
 def start_performance(state: State, seat: Seat, card: str, events: list[Event]) -> None:
     """Resolve a Performance; it is discarded unless it waits for a decision (a prompt)."""
-    events.append(Event.public(f"{who(seat)} resolves {name_of(card)}."))
+    events.append(Event.public(tr("%(who)s resolves %(card)s."), who=who(seat), card=name_of(card)))
     waiting = PERFORMANCE_EFFECTS[effect_of(card)](state, seat, card, events)
     if not waiting:
         finish_performance(state, card, events)
@@ -214,15 +237,17 @@ def reveal_final(state: State, events: list[Event]) -> None:
         if card is not None:
             state.hands[seat].remove(card)
             state.areas[seat].append(card)
-            events.append(Event.public(f"{who(seat)} places {name_of(card)}."))
+            events.append(
+                Event.public(tr("%(who)s places %(card)s."), who=who(seat), card=name_of(card))
+            )
         else:
-            events.append(Event.public(f"{who(seat)} places no last Attraction."))
+            events.append(Event.public(tr("%(who)s places no last Attraction."), who=who(seat)))
         if state.hands[seat]:
             events.append(
                 Event.public(
-                    f"{who(seat)} discards "
-                    + ", ".join(name_of(c) for c in state.hands[seat])
-                    + "."
+                    tr("%(who)s discards %(cards)s."),
+                    who=who(seat),
+                    cards=[name_of(c) for c in state.hands[seat]],
                 )
             )
         state.discard += state.hands[seat]
@@ -231,7 +256,13 @@ def reveal_final(state: State, events: list[Event]) -> None:
     state.chosen = [False] * state.num_players
     state.revealed = True
     for seat in range(state.num_players):
-        events.append(Event.public(f"{who(seat)} reveals {goods_text(state.screens[seat])}."))
+        events.append(
+            Event.public(
+                tr("%(who)s reveals %(goods)s."),
+                who=who(seat),
+                goods=goods_words(state.screens[seat]),
+            )
+        )
     state.phase = "scoring"
     state.choosers_done = 0
     advance_chooser(state, events)

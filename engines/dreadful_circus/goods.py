@@ -10,7 +10,11 @@ from collections.abc import Sequence
 from engines.core import (
     JSON,
     Event,
+    Forms,
+    Phrase,
     Seat,
+    forms,
+    tr,
 )
 from engines.dreadful_circus.cards import CITIES, ITEMS, METALS
 from engines.dreadful_circus.model import State
@@ -42,8 +46,32 @@ def covers(have: list[int], want: list[int]) -> bool:
     return all(h >= w for h, w in zip(have, want, strict=True))
 
 
+ITEM_FORMS: tuple[Forms, ...] = (
+    forms("%(count)s copper", "%(count)s copper"),
+    forms("%(count)s silver", "%(count)s silver"),
+    forms("%(count)s gold", "%(count)s gold"),
+    forms("%(count)s Berlin contract", "%(count)s Berlin contracts"),
+    forms("%(count)s Paris contract", "%(count)s Paris contracts"),
+    forms("%(count)s Vegas contract", "%(count)s Vegas contracts"),
+    forms("%(count)s Prague contract", "%(count)s Prague contracts"),
+    forms("%(count)s London contract", "%(count)s London contracts"),
+)
+"""Each kind of goods counted, in the order of ITEMS."""
+
+
+def goods_words(goods: list[int]) -> list[Phrase]:
+    """Goods for a log line, in the reader's language: `2 copper, 1 Berlin contract`."""
+    parts = [Phrase.of(ITEM_FORMS[i], count=n) for i, n in enumerate(goods) if n]
+    return parts or [Phrase(tr("nothing"))]
+
+
+def contracts_words(drawn: list[int]) -> list[Phrase]:
+    """Contracts by city for a log line."""
+    return goods_words([0, 0, 0, *drawn])
+
+
 def goods_text(goods: list[int]) -> str:
-    """Goods in words: `2 copper, 1 gold, 1 berlin`, or `nothing`."""
+    """Goods in the short notation of action texts: `2 copper, 1 gold, 1 berlin`."""
     parts = [f"{n} {ITEMS[i]}" for i, n in enumerate(goods) if n]
     return ", ".join(parts) if parts else "nothing"
 
@@ -95,13 +123,17 @@ def contracts_text(drawn: list[int]) -> str:
 # ---- events -----------------------------------------------------------------------------------
 
 
-def secret_pair(state: State, seats: set[int], secret: str, public: str) -> list[Event]:
-    """One text for `seats` only, another for every other seat and spectators."""
+def secret_pair(state: State, seats: set[int], secret: Phrase, public: Phrase) -> list[Event]:
+    """One line for `seats` only, another for every other seat and spectators."""
     everyone = frozenset(range(state.num_players))
     return [
-        Event(secret, seats=frozenset(seats), spectators=False),
-        Event(public, seats=everyone - seats, spectators=True),
+        Event.make(_forms(secret), frozenset(seats), False, secret.params),
+        Event.make(_forms(public), everyone - seats, True, public.params),
     ]
+
+
+def _forms(p: Phrase) -> str | Forms:
+    return p.message if p.plural is None else Forms(p.message, p.plural)
 
 
 def return_wagon(state: State, seat: Seat) -> None:

@@ -9,10 +9,23 @@ from typing import Any
 from engines.core import (
     Event,
     IllegalAction,
+    Phrase,
     Seat,
+    Term,
+    tr,
+    trc,
     who,
 )
-from engines.dreadful_circus.cards import CITIES, ITEMS, is_attraction, name_of
+from engines.dreadful_circus.cards import (
+    CITIES,
+    CITY_WORDS,
+    DC,
+    DESIGN_WORDS,
+    ITEMS,
+    is_attraction,
+    name_of,
+    word,
+)
 from engines.dreadful_circus.flow import (
     accept_triggers,
     advance_chooser,
@@ -33,11 +46,11 @@ from engines.dreadful_circus.goods import (
     FIRST_CITY,
     SILVER,
     add_goods,
-    contracts_text,
+    contracts_words,
     draw_contracts,
     empty_goods,
     give_contracts,
-    goods_text,
+    goods_words,
     items_to_goods,
     return_wagon,
     secret_pair,
@@ -89,7 +102,7 @@ from engines.dreadful_circus.table import (
 def _simultaneous_pick(state: State, seat: Seat, card: str | None, events: list[Event]) -> None:
     state.choices[seat] = card
     state.chosen[seat] = True
-    events.append(Event.others(seat, state.num_players, f"{who(seat)} has chosen."))
+    events.append(Event.others(seat, state.num_players, tr("%(who)s has chosen."), who=who(seat)))
 
 
 def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Event]) -> None:
@@ -99,7 +112,7 @@ def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Even
     if action.card not in state.packets[seat]:
         raise IllegalAction("That card is not in your draft packet.")
     _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, f"You pick {name_of(action.card)}."))
+    events.append(Event.private(seat, tr("You pick %(card)s."), card=name_of(action.card)))
     if not all(state.chosen):
         return
     n = state.num_players
@@ -129,7 +142,7 @@ def do_first_attraction(
     if action.card not in state.hands[seat] or not is_attraction(action.card):
         raise IllegalAction("Pick an Attraction from your hand.")
     _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, f"You pick {name_of(action.card)}."))
+    events.append(Event.private(seat, tr("You pick %(card)s."), card=name_of(action.card)))
     if not all(state.chosen):
         return
     for p in range(state.num_players):
@@ -137,7 +150,9 @@ def do_first_attraction(
         assert card is not None
         state.hands[p].remove(card)
         state.areas[p].append(card)
-        events.append(Event.public(f"{who(p)} opens with {name_of(card)}."))
+        events.append(
+            Event.public(tr("%(who)s opens with %(card)s."), who=who(p), card=name_of(card))
+        )
     start_round(state, events)
 
 
@@ -148,7 +163,7 @@ def do_offer(state: State, seat: Seat, action: Offer, events: list[Event]) -> No
     if action.card not in state.hands[seat]:
         raise IllegalAction("That card is not in your hand.")
     _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, f"You offer {name_of(action.card)}."))
+    events.append(Event.private(seat, tr("You offer %(card)s."), card=name_of(action.card)))
     if all(state.chosen[s] for s in sellers(state)):
         reveal_offers(state, events)
 
@@ -175,8 +190,11 @@ def do_bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> None:
     events += secret_pair(
         state,
         {seat},
-        f"You bid {goods_text(goods)} on {card}.",
-        f"{who(seat)} places a wagon at {who(seller)}'s {card}.",
+        Phrase(tr("You bid %(goods)s on %(card)s."), {"goods": goods_words(goods), "card": card}),
+        Phrase(
+            tr("%(who)s places a wagon at %(seller)s's %(card)s."),
+            {"who": who(seat), "seller": who(seller), "card": card},
+        ),
     )
     if all(state.wagon_at[b] is not None for b in bidders(state)):
         events.append(Event.public("The last wagon is placed: the sellers resolve their offers."))
@@ -191,7 +209,9 @@ def do_move_wagon(state: State, seat: Seat, action: MoveWagon, events: list[Even
         raise IllegalAction("Wagons can only be moved while bidding.")
     state.wagon_at[seat] = 1 - at
     card = name_of(state.offers[1 - at])
-    events.append(Event.public(f"{who(seat)} moves their wagon to {card}."))
+    events.append(
+        Event.public(tr("%(who)s moves their wagon to %(card)s."), who=who(seat), card=card)
+    )
 
 
 def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -> None:
@@ -205,8 +225,17 @@ def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -
         raise IllegalAction("Pick a wagon at your offer that you have not inspected yet.")
     state.inspecting = b
     state.wagon_seen[b] = [seat]
-    events.append(Event.public(f"{who(seat)} inspects {who(b)}'s wagon."))
-    events.append(Event.private(seat, f"{who(b)}'s wagon holds {goods_text(state.wagons[b])}."))
+    events.append(
+        Event.public(tr("%(who)s inspects %(bidder)s's wagon."), who=who(seat), bidder=who(b))
+    )
+    events.append(
+        Event.private(
+            seat,
+            tr("%(bidder)s's wagon holds %(goods)s."),
+            bidder=who(b),
+            goods=goods_words(state.wagons[b]),
+        )
+    )
 
 
 def do_accept(state: State, seat: Seat, action: Accept, events: list[Event]) -> None:
@@ -214,7 +243,7 @@ def do_accept(state: State, seat: Seat, action: Accept, events: list[Event]) -> 
     b = state.inspecting
     if state.phase != "inspect" or b is None:
         raise IllegalAction("Inspect a wagon first.")
-    price = goods_text(state.wagons[b])
+    price = goods_words(state.wagons[b])
     add_goods(state.screens[seat], state.wagons[b])
     state.wagons[b] = empty_goods()
     state.wagon_at[b], state.wagon_seen[b] = None, []
@@ -223,13 +252,19 @@ def do_accept(state: State, seat: Seat, action: Accept, events: list[Event]) -> 
     events += secret_pair(
         state,
         {seat, b},
-        f"{who(seat)} accepts {who(b)}'s wagon ({price}) for {card}.",
-        f"{who(seat)} accepts {who(b)}'s wagon: {who(b)} wins {card}.",
+        Phrase(
+            tr("%(who)s accepts %(bidder)s's wagon (%(price)s) for %(card)s."),
+            {"who": who(seat), "bidder": who(b), "price": price, "card": card},
+        ),
+        Phrase(
+            tr("%(who)s accepts %(bidder)s's wagon: %(bidder)s wins %(card)s."),
+            {"who": who(seat), "bidder": who(b), "card": card},
+        ),
     )
     accept_triggers(state, seat, b, events)
     for other in wagons_at(state, state.resolving):
         return_wagon(state, other)
-        events.append(Event.public(f"{who(other)}'s wagon goes back unopened."))
+        events.append(Event.public(tr("%(other)s's wagon goes back unopened."), other=who(other)))
     finish_offer(state, events)
 
 
@@ -241,7 +276,9 @@ def do_refuse(state: State, seat: Seat, action: Refuse, events: list[Event]) -> 
     return_wagon(state, b)
     state.inspected.append(b)
     state.inspecting = None
-    events.append(Event.public(f"{who(seat)} refuses {who(b)}'s wagon."))
+    events.append(
+        Event.public(tr("%(who)s refuses %(bidder)s's wagon."), who=who(seat), bidder=who(b))
+    )
     if not wagons_at(state, state.resolving):
         discard_offer(state, events)
         finish_offer(state, events)
@@ -250,16 +287,18 @@ def do_refuse(state: State, seat: Seat, action: Refuse, events: list[Event]) -> 
 def _prompt(state: State, kind: str, what: str) -> Prompt:
     prompt = state.prompt
     if state.phase != "perform" or prompt is None or prompt.kind != kind:
-        raise IllegalAction(f"There is no {what} to make now.")
+        raise IllegalAction("There is no %(what)s to make now.", what=Term(what, DC))
     return prompt
 
 
 def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: list[Event]) -> None:
     """Name the targets of a loading Performance."""
-    prompt = _prompt(state, "targets", "choice of targets")
+    prompt = _prompt(state, "targets", trc("dreadful_circus", "choice of targets"))
     chosen = action.seats
     if len(chosen) != prompt.count or len(set(chosen)) != len(chosen):
-        raise IllegalAction(f"Choose {prompt.count} different player(s).")
+        if prompt.count == 1:
+            raise IllegalAction("Choose one other player.")
+        raise IllegalAction("Choose %(count)s different players.", count=prompt.count)
     if any(t not in prompt.targets for t in chosen):
         raise IllegalAction("That player is not a legal target.")
     if not load_wagons(state, seat, prompt.card, sorted(chosen), events):
@@ -268,7 +307,7 @@ def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: l
 
 def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None:
     """Take what the card allows from the loaded wagon being looked at."""
-    prompt = _prompt(state, "take", "take")
+    prompt = _prompt(state, "take", trc("dreadful_circus", "take"))
     target = prompt.targets[prompt.index]
     wagon = state.wagons[target]
     options = [sorted(o) for o in take_options(prompt.card, wagon)]
@@ -281,8 +320,13 @@ def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None
     events += secret_pair(
         state,
         {seat, target},
-        f"{who(seat)} takes {goods_text(goods)} from {who(target)}'s wagon.",
-        f"{who(seat)} takes from {who(target)}'s wagon.",
+        Phrase(
+            tr("%(who)s takes %(goods)s from %(target)s's wagon."),
+            {"who": who(seat), "goods": goods_words(goods), "target": who(target)},
+        ),
+        Phrase(
+            tr("%(who)s takes from %(target)s's wagon."), {"who": who(seat), "target": who(target)}
+        ),
     )
     prompt.index += 1
     if prompt.index >= len(prompt.targets):
@@ -293,7 +337,7 @@ def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None
 
 def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Event]) -> None:
     """Sticky-Fingered Monkey: one more item from one loaded wagon."""
-    prompt = _prompt(state, "extra", "Sticky-Fingered Monkey take")
+    prompt = _prompt(state, "extra", trc("dreadful_circus", "Sticky-Fingered Monkey take"))
     if action.seat not in prompt.targets:
         raise IllegalAction("That wagon was not loaded for you.")
     i = ITEMS.index(action.item)
@@ -304,8 +348,18 @@ def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Even
     events += secret_pair(
         state,
         {seat, action.seat},
-        f"Sticky-Fingered Monkey: {who(seat)} takes 1 {action.item} from {who(action.seat)}.",
-        f"Sticky-Fingered Monkey: {who(seat)} takes one more item from {who(action.seat)}.",
+        Phrase(
+            tr("Sticky-Fingered Monkey: %(who)s takes %(item)s from %(target)s."),
+            {
+                "who": who(seat),
+                "item": goods_words(items_to_goods([action.item])),
+                "target": who(action.seat),
+            },
+        ),
+        Phrase(
+            tr("Sticky-Fingered Monkey: %(who)s takes one more item from %(target)s."),
+            {"who": who(seat), "target": who(action.seat)},
+        ),
     )
     unload(state)
     performance_done(state, prompt.card, events)
@@ -318,7 +372,7 @@ def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -
         raise IllegalAction("There is nothing to decline now.")
     if prompt.kind not in ("extra", "swap", "encore", "resurrect"):
         raise IllegalAction("This effect is compulsory.")
-    events.append(Event.public(f"{who(seat)} declines."))
+    events.append(Event.public(tr("%(who)s declines."), who=who(seat)))
     if prompt.kind == "extra":
         unload(state)
     performance_done(state, prompt.card, events)
@@ -326,20 +380,25 @@ def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -
 
 def do_steal(state: State, seat: Seat, action: Steal, events: list[Event]) -> None:
     """Candy Thieves: move a Collection card into your area."""
-    prompt = _prompt(state, "steal", "theft")
+    prompt = _prompt(state, "steal", trc("dreadful_circus", "theft"))
     if (action.seat, action.card) not in steal_options(state, seat):
         raise IllegalAction("You cannot take that card.")
     state.areas[action.seat].remove(action.card)
     state.areas[seat].append(action.card)
     events.append(
-        Event.public(f"{who(seat)} takes {name_of(action.card)} from {who(action.seat)}'s area.")
+        Event.public(
+            tr("%(who)s takes %(card)s from %(target)s's area."),
+            who=who(seat),
+            card=name_of(action.card),
+            target=who(action.seat),
+        )
     )
     performance_done(state, prompt.card, events)
 
 
 def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None:
     """Vanishing Cabinet: swap two Attractions between areas."""
-    prompt = _prompt(state, "swap", "swap")
+    prompt = _prompt(state, "swap", trc("dreadful_circus", "swap"))
     if (action.card, action.seat, action.their_card) not in swap_options(state, seat):
         raise IllegalAction("You cannot swap those cards.")
     mine, theirs = state.areas[seat], state.areas[action.seat]
@@ -347,8 +406,11 @@ def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None
     theirs[theirs.index(action.their_card)] = action.card
     events.append(
         Event.public(
-            f"{who(seat)} swaps {name_of(action.card)} for {who(action.seat)}'s "
-            f"{name_of(action.their_card)}."
+            tr("%(who)s swaps %(card)s for %(target)s's %(their_card)s."),
+            who=who(seat),
+            card=name_of(action.card),
+            target=who(action.seat),
+            their_card=name_of(action.their_card),
         )
     )
     performance_done(state, prompt.card, events)
@@ -356,12 +418,16 @@ def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None
 
 def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None:
     """Encore!: play a card from hand (Attraction to the area, Performance resolved at once)."""
-    prompt = _prompt(state, "encore", "Encore! play")
+    prompt = _prompt(state, "encore", trc("dreadful_circus", "Encore! play"))
     hand = state.hands[seat]
     if action.card not in hand:
         raise IllegalAction("That card is not in your hand.")
     hand.remove(action.card)
-    events.append(Event.public(f"{who(seat)} plays {name_of(action.card)} from hand."))
+    events.append(
+        Event.public(
+            tr("%(who)s plays %(card)s from hand."), who=who(seat), card=name_of(action.card)
+        )
+    )
     finish_performance(state, prompt.card, events)
     if is_attraction(action.card):
         state.areas[seat].append(action.card)
@@ -372,18 +438,20 @@ def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None
 
 def do_resurrect(state: State, seat: Seat, action: Resurrect, events: list[Event]) -> None:
     """Resurrection Show: an Attraction from the discard pile into your area."""
-    prompt = _prompt(state, "resurrect", "Resurrection Show choice")
+    prompt = _prompt(state, "resurrect", trc("dreadful_circus", "Resurrection Show choice"))
     if action.card not in state.discard or not is_attraction(action.card):
         raise IllegalAction("Pick an Attraction from the discard pile.")
     state.discard.remove(action.card)
     state.areas[seat].append(action.card)
-    events.append(Event.public(f"{who(seat)} brings back {name_of(action.card)}."))
+    events.append(
+        Event.public(tr("%(who)s brings back %(card)s."), who=who(seat), card=name_of(action.card))
+    )
     performance_done(state, prompt.card, events)
 
 
 def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -> None:
     """Alchemist: 0–3 copper become silver, then 1 copper."""
-    prompt = _prompt(state, "alchemy", "Alchemist choice")
+    prompt = _prompt(state, "alchemy", trc("dreadful_circus", "Alchemist choice"))
     screen = state.screens[seat]
     if action.copper > screen[COPPER]:
         raise IllegalAction("You do not have that many copper coins.")
@@ -391,14 +459,18 @@ def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -
     screen[SILVER] += action.copper
     screen[COPPER] += 1
     events.append(
-        Event.public(f"{who(seat)} turns {action.copper} copper into silver and takes 1 copper.")
+        Event.public(
+            tr("%(who)s turns %(copper)s copper into silver and takes 1 copper."),
+            who=who(seat),
+            copper=action.copper,
+        )
     )
     performance_done(state, prompt.card, events)
 
 
 def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None:
     """Tightrope Walker: keep 2 of the drawn contracts, return the others."""
-    prompt = _prompt(state, "keep", "Tightrope Walker choice")
+    prompt = _prompt(state, "keep", trc("dreadful_circus", "Tightrope Walker choice"))
     if sorted(action.cities) not in [sorted(o) for o in keep_options(prompt.drawn)]:
         raise IllegalAction("Keep two of the contracts you drew.")
     kept = [0] * len(CITIES)
@@ -410,8 +482,11 @@ def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None
     events += secret_pair(
         state,
         {seat},
-        f"You keep {contracts_text(kept)}.",
-        f"{who(seat)} keeps 2 contracts and returns {sum(prompt.drawn) - 2} to the bag.",
+        Phrase(tr("You keep %(contracts)s."), {"contracts": contracts_words(kept)}),
+        Phrase(
+            tr("%(who)s keeps 2 contracts and returns %(count)s to the bag."),
+            {"who": who(seat), "count": sum(prompt.drawn) - 2},
+        ),
     )
     prompt.drawn = []
     performance_done(state, prompt.card, events)
@@ -421,7 +496,7 @@ def do_return_contracts(
     state: State, seat: Seat, action: ReturnContracts, events: list[Event]
 ) -> None:
     """Wheel of Fortune: return contracts, draw as many plus one."""
-    prompt = _prompt(state, "wheel", "Wheel of Fortune choice")
+    prompt = _prompt(state, "wheel", trc("dreadful_circus", "Wheel of Fortune choice"))
     counts = action.counts()
     screen = state.screens[seat]
     if any(screen[FIRST_CITY + ci] < n for ci, n in enumerate(counts)):
@@ -434,8 +509,14 @@ def do_return_contracts(
     events += secret_pair(
         state,
         {seat},
-        f"You return {contracts_text(counts)} and draw {contracts_text(drawn)}.",
-        f"{who(seat)} returns {sum(counts)} contracts and draws {sum(drawn)}.",
+        Phrase(
+            tr("You return %(contracts)s and draw %(contracts2)s."),
+            {"contracts": contracts_words(counts), "contracts2": contracts_words(drawn)},
+        ),
+        Phrase(
+            tr("%(who)s returns %(count)s contracts and draws %(count2)s."),
+            {"who": who(seat), "count": sum(counts), "count2": sum(drawn)},
+        ),
     )
     performance_done(state, prompt.card, events)
 
@@ -462,15 +543,27 @@ def _slot(state: State, seat: Seat, kind: str) -> tuple[str, list[str]]:
     assert slot is not None
     key, want, options = slot
     if want != kind:
-        raise IllegalAction(f"Your next scoring choice is a {want}, not a {kind}.")
+        raise IllegalAction(
+            "Your next scoring choice is a %(want)s, not a %(kind)s.",
+            want=Term(SLOT_WORDS[want], DC),
+            kind=Term(SLOT_WORDS[kind], DC),
+        )
     return key, options
 
 
+SLOT_WORDS: dict[str, str] = {
+    "design": trc("dreadful_circus", "Collection design"),
+    "city": trc("dreadful_circus", "contract type"),
+    "copy": trc("dreadful_circus", "card to copy"),
+}
+"""The kinds of end-of-game scoring choice, in words."""
+
+
 def _record_choice(
-    state: State, seat: Seat, key: str, value: str, text: str, events: list[Event]
+    state: State, seat: Seat, key: str, value: str, text: Phrase, events: list[Event]
 ) -> None:
     state.scoring_choices[seat][key] = value
-    events.append(Event.public(f"{who(seat)}: {text}."))
+    events.append(Event.public(tr("%(who)s: %(choice)s."), who=who(seat), choice=text))
     if next_scoring_slot(state, seat) is None:
         state.choosers_done += 1
         advance_chooser(state, events)
@@ -481,14 +574,18 @@ def do_choose_design(state: State, seat: Seat, action: ChooseDesign, events: lis
     key, options = _slot(state, seat, "design")
     if action.design not in options:
         raise IllegalAction("Choose one of the four Collection designs.")
-    text = f"Crystal Balls counts as {action.design.replace('_', ' ')}"
+    text = Phrase(
+        tr("Crystal Balls counts as %(design)s"), {"design": word(DESIGN_WORDS, action.design)}
+    )
     _record_choice(state, seat, key, action.design, text, events)
 
 
 def do_choose_city(state: State, seat: Seat, action: ChooseCity, events: list[Event]) -> None:
     """Rainbow Bridge (or a copy of it) counts as a contract of this type."""
     key, _ = _slot(state, seat, "city")
-    text = f"Rainbow Bridge counts as a {action.city.title()} contract"
+    text = Phrase(
+        tr("Rainbow Bridge counts as a %(city)s contract"), {"city": word(CITY_WORDS, action.city)}
+    )
     _record_choice(state, seat, key, action.city, text, events)
 
 
@@ -499,7 +596,10 @@ def do_choose_copy(state: State, seat: Seat, action: ChooseCopy, events: list[Ev
     if value not in options:
         raise IllegalAction("That card cannot be copied.")
     copier = name_of(key.split("#", 1)[0])
-    text = f"{copier} copies {name_of(action.card)} of {who(action.seat)}"
+    text = Phrase(
+        tr("%(copier)s copies %(card)s of %(owner)s"),
+        {"copier": copier, "card": name_of(action.card), "owner": who(action.seat)},
+    )
     _record_choice(state, seat, key, value, text, events)
 
 

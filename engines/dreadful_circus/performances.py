@@ -9,7 +9,9 @@ from typing import Any
 
 from engines.core import (
     Event,
+    Phrase,
     Seat,
+    tr,
     who,
 )
 from engines.dreadful_circus.cards import ITEMS, effect_of, is_attraction, name_of
@@ -21,9 +23,10 @@ from engines.dreadful_circus.goods import (
     SILVER,
     TARGET_COUNT,
     add_goods,
-    contracts_text,
+    contracts_words,
     draw_contracts,
     give_contracts,
+    goods_words,
     return_wagon,
     secret_pair,
 )
@@ -51,7 +54,7 @@ def perform_loading(state: State, seat: Seat, card: str, events: list[Event]) ->
     """Bendy Marcella, Knife Thrower, Human Cannonball, Fire-Breather: name targets, load."""
     legal = load_targets(state, seat, card)
     if not legal:
-        events.append(Event.public(f"{name_of(card)} has no legal target."))
+        events.append(Event.public(tr("%(card)s has no legal target."), card=name_of(card)))
         return False
     need = min(TARGET_COUNT[effect_of(card)], len(legal))
     if need == len(legal):
@@ -64,7 +67,7 @@ def perform_pickpocket(state: State, seat: Seat, card: str, events: list[Event])
     """Pickpocket Clowns: every legal other player loads coins; 1 copper from each wagon."""
     legal = load_targets(state, seat, card)
     if not legal:
-        events.append(Event.public(f"{name_of(card)} has no legal target."))
+        events.append(Event.public(tr("%(card)s has no legal target."), card=name_of(card)))
         return False
     return load_wagons(state, seat, card, legal, events)
 
@@ -84,7 +87,7 @@ def supply_gain(gain: list[int], text: str) -> PerformanceEffect:
     def effect(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
         """Take the fixed coins."""
         add_goods(state.screens[seat], gain)
-        events.append(Event.public(f"{who(seat)} takes {text}."))
+        events.append(Event.public(tr("%(who)s takes %(text)s."), who=who(seat), text=text))
         return False
 
     return effect
@@ -102,7 +105,9 @@ def perform_rain_of_coins(state: State, seat: Seat, card: str, events: list[Even
     for k in range(n):
         state.screens[(seat + k) % n][COPPER] += 1
     state.screens[seat][SILVER] += 1
-    events.append(Event.public(f"Every player takes 1 copper; then {who(seat)} takes 1 silver."))
+    events.append(
+        Event.public(tr("Every player takes 1 copper; then %(who)s takes 1 silver."), who=who(seat))
+    )
     return False
 
 
@@ -113,8 +118,8 @@ def perform_sleight_of_hand(state: State, seat: Seat, card: str, events: list[Ev
     events += secret_pair(
         state,
         {seat},
-        f"You draw {contracts_text(drawn)}.",
-        f"{who(seat)} draws {sum(drawn)} contracts.",
+        Phrase(tr("You draw %(contracts)s."), {"contracts": contracts_words(drawn)}),
+        Phrase(tr("%(who)s draws %(count)s contracts."), {"who": who(seat), "count": sum(drawn)}),
     )
     return False
 
@@ -126,8 +131,10 @@ def perform_tightrope_walker(state: State, seat: Seat, card: str, events: list[E
         events += secret_pair(
             state,
             {seat},
-            f"You draw {contracts_text(drawn)}.",
-            f"{who(seat)} draws {sum(drawn)} contracts.",
+            Phrase(tr("You draw %(contracts)s."), {"contracts": contracts_words(drawn)}),
+            Phrase(
+                tr("%(who)s draws %(count)s contracts."), {"who": who(seat), "count": sum(drawn)}
+            ),
         )
         ask(state, "keep", seat, card, drawn=drawn)
         return True
@@ -135,8 +142,11 @@ def perform_tightrope_walker(state: State, seat: Seat, card: str, events: list[E
     events += secret_pair(
         state,
         {seat},
-        f"You draw and keep {contracts_text(drawn)}.",
-        f"{who(seat)} draws and keeps {sum(drawn)} contracts.",
+        Phrase(tr("You draw and keep %(contracts)s."), {"contracts": contracts_words(drawn)}),
+        Phrase(
+            tr("%(who)s draws and keeps %(count)s contracts."),
+            {"who": who(seat), "count": sum(drawn)},
+        ),
     )
     return False
 
@@ -155,7 +165,9 @@ def perform_encore(state: State, seat: Seat, card: str, events: list[Event]) -> 
     if len(state.hands[seat]) >= MIN_HAND_TO_SELL:
         ask(state, "encore", seat, card)
         return True
-    events.append(Event.public(f"{who(seat)} holds fewer than 4 cards: Encore! does nothing."))
+    events.append(
+        Event.public(tr("%(who)s holds fewer than 4 cards: Encore! does nothing."), who=who(seat))
+    )
     return False
 
 
@@ -174,8 +186,14 @@ def perform_grand_parade(state: State, seat: Seat, card: str, events: list[Event
     for p in [(seat + k) % n for k in range(n)] + [seat]:
         drawn = draw_contracts(state, 1)
         give_contracts(state, p, drawn)
-        events.append(Event.private(p, f"You draw {contracts_text(drawn)}."))
-    events.append(Event.public(f"Every player draws a contract; then {who(seat)} draws one more."))
+        events.append(
+            Event.private(p, tr("You draw %(contracts)s."), contracts=contracts_words(drawn))
+        )
+    events.append(
+        Event.public(
+            tr("Every player draws a contract; then %(who)s draws one more."), who=who(seat)
+        )
+    )
     return False
 
 
@@ -213,31 +231,36 @@ def load_wagons(
     """Load the wagon: each target puts all coins (or contracts) into their wagon for `seat`.
     True while the resolver still has to take (or may take with the Monkey)."""
     coins = effect_of(card) in LOAD_COINS
-    kind = "coins" if coins else "contracts"
     span = range(0, FIRST_CITY) if coins else range(FIRST_CITY, len(ITEMS))
     for t in targets:
         for i in span:
             state.wagons[t][i] += state.screens[t][i]
             state.screens[t][i] = 0
         state.wagon_seen[t] = [seat]
-        events.append(Event.public(f"{who(t)} loads all their {kind} for {who(seat)}."))
+        message = (
+            tr("%(target)s loads all their coins for %(who)s.")
+            if coins
+            else tr("%(target)s loads all their contracts for %(who)s.")
+        )
+        events.append(Event.public(message, target=who(t), who=who(seat)))
     if effect_of(card) != "pickpocket_clowns":
         ask(state, "take", seat, card, targets=targets, index=0)
         return True
     for t in targets:
-        took = "nothing"
+        took = [0] * len(ITEMS)
         if state.wagons[t][COPPER]:
             state.wagons[t][COPPER] -= 1
             state.screens[seat][COPPER] += 1
-            took = "1 copper"
+            took[COPPER] = 1
         events.append(
-            Event(
-                f"{who(seat)} takes {took} from {who(t)}'s wagon.",
-                seats=frozenset({seat, t}),
-                spectators=False,
+            Event.make(
+                tr("%(who)s takes %(took)s from %(target)s's wagon."),
+                frozenset({seat, t}),
+                False,
+                {"who": who(seat), "took": goods_words(took), "target": who(t)},
             )
         )
-    events.append(Event.public(f"{who(seat)} takes copper from the loaded wagons."))
+    events.append(Event.public(tr("%(who)s takes copper from the loaded wagons."), who=who(seat)))
     ask(state, "take", seat, card, targets=targets, index=len(targets))
     return after_takes(state, events)
 

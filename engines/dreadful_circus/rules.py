@@ -29,6 +29,7 @@ from engines.core import (
     Step,
     copy_state,
     rank_by,
+    tr,
 )
 from engines.dreadful_circus.cards import (
     CITIES,
@@ -110,7 +111,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
         options=Options,
         hidden_information=True,
         simultaneous=True,
-        summary="Sell circus acts for secret bids of coins and contracts; build the best show.",
+        summary=tr("Sell circus acts for secret bids of coins and contracts; build the best show."),
     )
     state_type: ClassVar[type[BaseModel]] = State
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Action)
@@ -129,7 +130,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
         events: list[Event] = []
         n = num_players
         if not self.spec.min_players <= n <= self.spec.max_players:
-            raise IllegalAction(f"Dreadful Circus needs 4 to 8 players, not {n}.")
+            raise IllegalAction("Dreadful Circus needs 4 to 8 players, not %(count)s.", count=n)
         rng = Rng.from_seed(seed)
         deck = rng.shuffled(deck_for(n))
         size = hand_size(n)
@@ -343,11 +344,11 @@ class DreadfulCircus(Engine[State, Any, Options]):
         top = max(scores.values())
         tied = [s for s in scores if scores[s] == top]
         if len(tied) == 1:
-            reason = "highest score"
+            reason = tr("highest score")
         elif len(winners) == 1:
-            reason = "tie on score broken by the seed's tie-break"
+            reason = tr("tie on score broken by the seed's tie-break")
         else:
-            reason = "shared win (tied through every tie-break)"
+            reason = tr("shared win (tied through every tie-break)")
         return Outcome(scores, ranks, winners, reason, {"breakdown": breakdown})
 
     # ---- determinize -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from itertools import combinations_with_replacement
 
 from engines.core import (
     Seat,
+    tr,
 )
 from engines.dreadful_circus.cards import CITIES, COLLECTION_DESIGNS, DESIGNS, METALS, effect_of
 from engines.dreadful_circus.goods import (
@@ -74,9 +75,9 @@ def is_legal_bid(state: State, seat: Seat, goods: list[int]) -> str | None:
     """Why a bid is illegal, or None: within the screen, and not empty if anything is held."""
     screen = state.screens[seat]
     if not covers(screen, goods):
-        return "You cannot bid more than you hold behind your screen."
+        return tr("You cannot bid more than you hold behind your screen.")
     if sum(goods) == 0 and sum(screen) > 0:
-        return "A wagon must hold at least one coin or contract when you have any."
+        return tr("A wagon must hold at least one coin or contract when you have any.")
     return None
 
 

@@ -216,7 +216,7 @@ def test_a_refused_wagon_is_never_seen_by_anyone_else() -> None:
         for viewer in (0, 1, 2, None):
             assert ENGINE.view(state, viewer)["players"][3]["wagon"] is None
         assert ENGINE.view(state, 0)["players"][1]["wagon"] is None or state is history[4]
-    secret = "{p1}'s wagon holds 2 copper, 1 london."
+    secret = "{p1}'s wagon holds 2 copper, 1 London contract."
     assert secret in texts(all_events, 0)
     for viewer in (1, 2, 3, None):
         assert not any("london" in t for t in texts(all_events, viewer)[1:] if "{p0}" in t)
