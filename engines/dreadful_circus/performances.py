@@ -81,13 +81,15 @@ def perform_candy_thieves(state: State, seat: Seat, card: str, events: list[Even
     return False
 
 
-def supply_gain(gain: list[int], text: str) -> PerformanceEffect:
+def supply_gain(gain: list[int]) -> PerformanceEffect:
     """A yellow Performance that only takes coins from the supply."""
 
     def effect(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
         """Take the fixed coins."""
         add_goods(state.screens[seat], gain)
-        events.append(Event.public(tr("%(who)s takes %(text)s."), who=who(seat), text=text))
+        events.append(
+            Event.public(tr("%(who)s takes %(goods)s."), who=who(seat), goods=goods_words(gain))
+        )
         return False
 
     return effect
@@ -210,9 +212,9 @@ PERFORMANCE_EFFECTS: dict[str, PerformanceEffect] = {
     "fire_breather": perform_loading,
     "pickpocket_clowns": perform_pickpocket,
     "candy_thieves": perform_candy_thieves,
-    "coin_juggler": supply_gain([1, 1, 0, 0, 0, 0, 0, 0], "1 silver and 1 copper"),
-    "golden_trapeze": supply_gain([0, 0, 1, 0, 0, 0, 0, 0], "1 gold"),
-    "strongman": supply_gain([3, 0, 0, 0, 0, 0, 0, 0], "3 copper"),
+    "coin_juggler": supply_gain([1, 1, 0, 0, 0, 0, 0, 0]),
+    "golden_trapeze": supply_gain([0, 0, 1, 0, 0, 0, 0, 0]),
+    "strongman": supply_gain([3, 0, 0, 0, 0, 0, 0, 0]),
     "alchemist": perform_alchemist,
     "rain_of_coins": perform_rain_of_coins,
     "sleight_of_hand": perform_sleight_of_hand,

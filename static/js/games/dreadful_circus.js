@@ -7,6 +7,15 @@
 
   const VALUES = { copper: 1, silver: 2, gold: 3 };
 
+  // The words come translated from the server (the bid form's data-words, me.html).
+  function W(form, key, params) {
+    let words = {};
+    try { words = JSON.parse(form.dataset.words || "{}"); } catch (e) { words = {}; }
+    let text = words[key] || key;
+    Object.keys(params || {}).forEach(function (k) { text = text.split("{" + k + "}").join(params[k]); });
+    return text;
+  }
+
   function count(input) {
     const n = Number(input.value);
     return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
@@ -21,23 +30,23 @@
       if (!n) continue;
       items += n;
       value += n * (VALUES[input.name] || 0);
-      parts.push(n + " " + input.name);
+      parts.push(n + " " + W(form, input.name));
     }
     const sum = form.querySelector("[data-dc-sum]");
     const holds = Number(form.dataset.holds || 0);
     if (sum && form.hasAttribute("data-dc-bid")) {
       if (items) {
-        sum.textContent = "Your wagon: " + parts.join(", ") + (value ? " (coin value " + value + ")" : "") + ".";
+        sum.textContent = value
+          ? W(form, "wagon_value", { goods: parts.join(", "), value: value })
+          : W(form, "wagon", { goods: parts.join(", ") });
       } else {
-        sum.textContent = holds
-          ? "Your wagon is empty: put at least one coin or contract in it."
-          : "You hold no coins or contracts: your wagon goes out empty.";
+        sum.textContent = holds ? W(form, "empty") : W(form, "nothing_held");
       }
     }
     if (form.hasAttribute("data-dc-bid")) {
       for (const button of form.querySelectorAll("button[type=submit]")) {
         button.disabled = holds > 0 && items === 0;
-        button.title = button.disabled ? "Put at least one coin or contract in your wagon first" : "";
+        button.title = button.disabled ? W(form, "fill_first") : "";
       }
     }
   }
