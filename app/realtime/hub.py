@@ -338,7 +338,7 @@ class RoomHub:
             async with self.sessions.begin() as session:
                 await repo.add_seat(session, self.room_id, seat, user_id)
             self.seats[seat] = repo.SeatInfo(seat, user_id, name)
-            self._changed()
+            self._changed("join")
             return seat
 
     async def leave(self, user_id: int) -> None:
@@ -354,7 +354,7 @@ class RoomHub:
             async with self.sessions.begin() as session:
                 await repo.remove_seat(session, self.room_id, user_id)
             del self.seats[seat]
-            self._changed()
+            self._changed("leave")
 
     async def close(self, user_id: int) -> None:
         """The host closes a table that has not started."""
@@ -366,7 +366,7 @@ class RoomHub:
             async with self.sessions.begin() as session:
                 await repo.set_room(session, self.room_id, status="closed")
             self.status = "closed"
-            self._changed()
+            self._changed("close")
 
     async def start(self, user_id: int) -> None:
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
@@ -435,7 +435,7 @@ class RoomHub:
                 prompt_version=dict.fromkeys(range(players), 0),
                 clock=clock,
             )
-            self._changed()
+            self._changed("start")
             self.kick_bots()
 
     # ---- bots in seats, who plays a seat ----------------------------------------------------
@@ -454,7 +454,7 @@ class RoomHub:
             async with self.sessions.begin() as session:
                 await repo.add_bot(session, self.room_id, seat, level)
             self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
-            self._changed()
+            self._changed("add_bot")
             return seat
 
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
@@ -469,7 +469,7 @@ class RoomHub:
             async with self.sessions.begin() as session:
                 await repo.remove_seat_at(session, self.room_id, seat)
             del self.seats[seat]
-            self._changed()
+            self._changed("remove_bot")
 
     async def set_autopilot(self, user_id: int, on: bool) -> None:
         """ "Let a bot play for me" (on) or "I'm back" (off) for the user's own seat."""
@@ -568,7 +568,7 @@ class RoomHub:
                         old = await repo.get_room(session, self.slug)
                     self.rematch_slug = old.rematch_slug if old else None
                     self.rematch_code = (await self._rematch_code())[1]
-                self._changed()
+                self._changed("rematch")
             return await self._rematch_code()
 
     async def _rematch_code(self) -> tuple[str, str]:
@@ -617,7 +617,7 @@ class RoomHub:
         self.seats[seat] = replace(self.seats[seat], control=control)
         if self.game is not None:
             self.game.log.append((self.game.version, line))
-        self._changed()
+        self._changed("control")
 
     async def _note(self, message: str, **params: Any) -> None:
         """A log line about the table at the current version, stored."""
@@ -942,7 +942,13 @@ class RoomHub:
             if self.seats.get(seat) and self.seats[seat].control == "away":
                 await self._set_control(seat, None, N_("%(who)s is back and plays again."))
 
-    def _changed(self) -> None:
+    def _changed(self, what: str) -> None:
+        """A room change (`what`: join, leave, start, …): logged, pushed, and the lobby told."""
+        logger.info(
+            "room %s",
+            what,
+            extra={"room": self.slug, "status": self.status, "seats": len(self.seats)},
+        )
         self.room_rev += 1
         self._broadcast("state")
         self.on_lobby_change()

@@ -256,3 +256,35 @@ async def test_cookies_are_secure_over_https_only(server: Server) -> None:
         )
         assert r.status_code == 200
         assert "; secure" in r.headers["set-cookie"].lower()
+
+
+async def test_moves_and_room_changes_are_logged(server: Server) -> None:
+    """The operator's log has every room change and move at info, with the room's slug."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep(level=logging.INFO)
+    stolik = logging.getLogger("stolik")
+    stolik.addHandler(handler)
+    try:
+        seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
+        for s in seats:
+            await s.connect(table["slug"])
+        await seats[0].wait_version(0)
+        hub = hub_of(app_of(server), table["slug"])
+        assert hub.game is not None
+        seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
+        await seats[seat].act({"type": "torch"})
+        await seats[seat].wait_version(1)
+        for s in seats:
+            await s.close()
+    finally:
+        stolik.removeHandler(handler)
+    mine = [r for r in records if getattr(r, "room", None) == table["slug"]]
+    said = [r.getMessage() for r in mine]
+    assert said.count("room join") == 2 and "room start" in said, said
+    move = next(r for r in mine if r.getMessage() == "move")
+    assert getattr(move, "version", None) == 1 and getattr(move, "seat", None) == seat
