@@ -459,6 +459,9 @@ class GameSpec:
     hidden_information: bool
     simultaneous: bool
     summary: str = ""
+    rules_version: str = "1"
+    """Raised when a rules change would replay stored games differently; a game records the
+    version it was played under (engines/verify.py warns on a mismatch)."""
 
 
 @dataclass(frozen=True)

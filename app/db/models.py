@@ -99,6 +99,11 @@ class Game(Base):
     num_players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     seed_commitment: Mapped[str] = mapped_column(String(64))
+    seed_secret: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    """The 128-bit secret the seed derives from (engines/verify.py); None for games before it."""
+    seed_salt: Mapped[str | None] = mapped_column(String(128), nullable=True, default=None)
+    """The public salt of the commitment, derived from the table."""
+    rules_version: Mapped[str] = mapped_column(String(16), default="1")
     version: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="playing")

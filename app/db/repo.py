@@ -215,6 +215,9 @@ async def create_game(
     snapshot: dict[str, Any],
     clock: dict[str, Any] | None = None,
     opening: list[dict[str, Any]] | None = None,
+    seed_secret: str | None = None,
+    seed_salt: str | None = None,
+    rules_version: str = "1",
 ) -> Game:
     """The game record at version 0."""
     game = Game(
@@ -229,6 +232,9 @@ async def create_game(
         status="playing",
         clock=clock,
         opening=opening,
+        seed_secret=seed_secret,
+        seed_salt=seed_salt,
+        rules_version=rules_version,
     )
     session.add(game)
     await session.flush()

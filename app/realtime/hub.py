@@ -16,7 +16,6 @@ check as a person's act. A turn clock's expiry is a bot's move for that seat, no
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
 import secrets
@@ -36,7 +35,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.metrics import Metrics
 from app.realtime.protocol import Act
-from engines import get_engine
+from engines import get_engine, verify
 from engines.core import Engine, Event, GameError, Seat, Step, Term, who
 
 logger = logging.getLogger("stolik.hub")
@@ -145,6 +144,8 @@ class GameLive:
     log: list[tuple[int, Event]]
     prompt_version: dict[Seat, int]
     clock: dict[str, Any] | None = None
+    seed_secret: str | None = None
+    seed_salt: str | None = None
 
     @property
     def over(self) -> bool:
@@ -224,6 +225,8 @@ class RoomHub:
             version=game.version,
             seed=game.seed,
             seed_commitment=game.seed_commitment,
+            seed_secret=game.seed_secret,
+            seed_salt=game.seed_salt,
             log=log,
             prompt_version={s: game.version for s in range(game.num_players)},
             clock=game.clock,
@@ -386,8 +389,12 @@ class RoomHub:
                     seated=players,
                 )
             order = [self.seats[s] for s in sorted(self.seats)]
-            seed = secrets.randbits(62)
-            commitment = hashlib.sha256(f"stolik:{seed}".encode()).hexdigest()
+            # Provably fair: 128 secret bits, committed to (with a public salt from the table)
+            # before the first move; the seed derives from the secret (engines/verify.py).
+            secret = secrets.token_hex(16)
+            salt = f"{self.slug}:{self.room_id}"
+            seed = verify.seed_from_secret(secret)
+            commitment = verify.commitment(secret, salt)
             options = self.engine.parse_options(self.options)
             opening_step = self.engine.setup(players, options, seed)
             state = opening_step.state
@@ -399,7 +406,10 @@ class RoomHub:
                 acting=acting,
                 new_decision=acting,
             )
-            opening = Event.public(N_("The game begins. Good luck!"))
+            opening = Event.public(
+                N_("The game begins. Good luck! The shuffle is committed: %(commitment)s"),
+                commitment=commitment,
+            )
             async with self.sessions.begin() as session:
                 await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
@@ -414,6 +424,9 @@ class RoomHub:
                     snapshot=self.engine.dump(state),
                     clock=clock,
                     opening=[e.to_json() for e in opening_step.events],
+                    seed_secret=secret,
+                    seed_salt=salt,
+                    rules_version=self.engine.spec.rules_version,
                 )
                 await repo.add_room_event(session, self.room_id, 0, opening)
                 self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
@@ -431,6 +444,8 @@ class RoomHub:
                 version=0,
                 seed=seed,
                 seed_commitment=commitment,
+                seed_secret=secret,
+                seed_salt=salt,
                 log=[(0, opening), *((0, e) for e in opening_step.events)],
                 prompt_version=dict.fromkeys(range(players), 0),
                 clock=clock,

@@ -69,6 +69,9 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
         ),
         "seed_commitment": game.seed_commitment if game else None,
         "seed": game.seed if game and game.over else None,
+        # Revealed at the end only: with them anyone can check the shuffle (engines/verify.py).
+        "seed_secret": game.seed_secret if game and game.over else None,
+        "seed_salt": game.seed_salt if game else None,
     }
     return info
 

@@ -109,7 +109,7 @@ async def test_reconnect_gets_the_same_view_and_full_log(server: Server) -> None
         await again.send({"type": "sync", "version": 0})
         await again.wait_for(lambda p: len(p.states) > n)
         assert again.states[-1]["view"] == view_before
-        assert again.states[-1]["log"][0] == "The game begins. Good luck!"
+        assert again.states[-1]["log"][0].startswith("The game begins. Good luck!")
         await again.close()
     finally:
         for p in seats:

@@ -114,8 +114,16 @@ async def test_json_clients_get_message_ids_and_their_language(server: Server) -
         async with connect(url, additional_headers={"Cookie": ala.cookie, **ENGLISH}) as ws:
             state = json.loads(await frames_until(ws, lambda f: json.loads(f)["type"] == "state"))
             begins = state["entries"][0]
-            assert begins["key"] == "The game begins. Good luck!"
-            assert begins["text"] == "Gra się zaczyna. Powodzenia!" == state["log"][0]
+            assert begins["key"] == (
+                "The game begins. Good luck! The shuffle is committed: %(commitment)s"
+            )
+            commitment = begins["params"]["commitment"]
+            assert len(commitment) == 64
+            assert (
+                begins["text"]
+                == state["log"][0]
+                == (f"Gra się zaczyna. Powodzenia! Tasowanie jest zatwierdzone: {commitment}")
+            )
             round_line = next(e for e in state["entries"] if e["key"].startswith("Round %"))
             assert round_line["params"]["round"] == 1
             assert round_line["text"].startswith("Zaczyna się runda 1; prowadzi ")

@@ -6,12 +6,14 @@ import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import i18n
 from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, sign_in, spend_creation
 from app.db import repo
 from app.errors import Refusal
+from app.history import export_game
 from app.i18n import N_
 from app.realtime.hub import RoomHub, clean_chat
 from app.realtime.messages import room_info
@@ -221,3 +223,15 @@ async def rematch(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any
     hubs.lobby_changed()
     url = f"/t/{new_slug}" + (f"?code={code}" if hub.private else "")
     return {"slug": new_slug, "invite_code": code, "url": url}
+
+
+@router.get("/tables/{slug}/export")
+async def export(
+    slug: str, session: SessionDep, user: UserDep, hubs: HubsDep, code: str | None = None
+) -> JSONResponse:
+    """A finished game as a JSON file: every action with its seat, the revealed secret and
+    its commitment — `python -m engines.verify` checks it without a server."""
+    hub = await hub_for(hubs, slug, user.id if user else None, code)
+    data = await export_game(session, hub)
+    filename = f"stolik-{hub.game_id}-{slug}.json"
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -14,9 +14,10 @@ from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, sign_in, spe
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
+from app.history import verify_game
 from app.i18n import N_
 from app.realtime.messages import room_info
-from app.render import templates
+from app.render import game_title, templates
 from app.tables import (
     create_table,
     lobby_listing,
@@ -267,3 +268,36 @@ async def rules_page(request: Request, game_id: str, user: UserDep) -> Response:
         )
     ctx = {"user": user, "engine": engine, "game_id": game_id}
     return templates.TemplateResponse(request, "rules.html", ctx)
+
+
+@router.get("/t/{slug}/verify", response_class=HTMLResponse)
+async def verify_page(
+    slug: str,
+    request: Request,
+    session: SessionDep,
+    user: UserDep,
+    hubs: HubsDep,
+    code: str | None = None,
+) -> Response:
+    """Check a finished game's shuffle here on the server: the commitment shown before the
+    first move, the revealed secret, and a replay of every move to the stored end."""
+    hub = await hub_for(hubs, slug, user.id if user else None, code)
+    try:
+        export, report = await verify_game(session, hub)
+    except Refusal as exc:
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {"user": user, "title": game_title(hub.game_id), "message": exc.message},
+            status_code=exc.status,
+        )
+    query = f"?code={code}" if code else ""
+    ctx = {
+        "user": user,
+        "room_slug": slug,
+        "query": query,
+        "title": hub.engine.spec.title,
+        "export": export,
+        "report": report,
+    }
+    return templates.TemplateResponse(request, "verify.html", ctx)

@@ -1,0 +1,34 @@
+"""Provably fair shuffles: a game keeps the secret its seed derives from, the public salt of
+its commitment, and the rules version it was played under. Games from before have no secret
+(their commitment is the older SHA-256 of the seed) and rules version 1.
+
+Revision ID: 0008
+Revises: 0007
+Create Date: 2026-11-25
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008"
+down_revision: str | None = "0007"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("seed_secret", sa.String(64), nullable=True))
+        batch.add_column(sa.Column("seed_salt", sa.String(128), nullable=True))
+        batch.add_column(
+            sa.Column("rules_version", sa.String(16), nullable=False, server_default="1")
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rules_version")
+        batch.drop_column("seed_salt")
+        batch.drop_column("seed_secret")
