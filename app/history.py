@@ -13,6 +13,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.hub import RoomHub
 from engines import verify
+from engines.core import GameError
 
 
 async def export_game(session: AsyncSession, hub: RoomHub) -> dict[str, Any]:
@@ -61,3 +62,73 @@ async def verify_game(session: AsyncSession, hub: RoomHub) -> tuple[dict[str, An
     export = await export_game(session, hub)
     report = await asyncio.to_thread(verify.verify, export)
     return export, report
+
+
+# ---- replays ----------------------------------------------------------------------------------
+
+
+class Replays:
+    """Built replays (every state of a finished game, from `setup(seed)` and the stored
+    actions), kept for the few games looked at most recently."""
+
+    def __init__(self, keep: int = 16) -> None:
+        self.keep = keep
+        self._built: dict[int, list[Any]] = {}
+
+    async def states(self, session: AsyncSession, hub: RoomHub) -> list[Any]:
+        """Every state of the room's finished game: index = version."""
+        game = await repo.game_for_room(session, hub.room_id)
+        if game is None or hub.status != "finished" or game.result is None:
+            raise Refusal(
+                "not_finished",
+                N_("A game can be replayed once it is over; until then the table is the game."),
+                409,
+            )
+        if game.id in self._built:
+            states = self._built.pop(game.id)
+            self._built[game.id] = states  # most recently used last
+            return states
+        moves = await repo.game_moves(session, game.id)
+        engine = hub.engine
+        options = engine.parse_options(game.options)
+
+        def build() -> list[Any]:
+            state = engine.setup(game.num_players, options, game.seed).state
+            out = [state]
+            for m in moves:
+                state = engine.apply(state, m.seat, engine.parse_action(m.action)).state
+                out.append(state)
+            return out
+
+        try:
+            states = await asyncio.to_thread(build)
+        except GameError:
+            if game.rules_version != engine.spec.rules_version:
+                raise Refusal(
+                    "cannot_replay",
+                    N_(
+                        "This game was played under rules version %(played)s; this server "
+                        "has version %(current)s and can no longer replay it."
+                    ),
+                    409,
+                    played=game.rules_version,
+                    current=engine.spec.rules_version,
+                ) from None
+            raise
+        self._built[game.id] = states
+        while len(self._built) > self.keep:
+            self._built.pop(next(iter(self._built)))
+        return states
+
+
+def round_starts(engine: Any, states: list[Any]) -> list[tuple[int, Any]]:
+    """(version, round) where the public view's round number changes — for the "jump to a
+    round" links (games whose views have no round give none)."""
+    starts: list[tuple[int, Any]] = []
+    last: Any = None
+    for version, state in enumerate(states):
+        rnd = engine.view(state, None).get("round")
+        if rnd is not None and rnd != last:
+            starts.append((version, rnd))
+        last = rnd
+    return starts

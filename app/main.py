@@ -21,7 +21,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import logs
-from app.api.routes import api, devices, pages, ws
+from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import (
     head_revision,
@@ -32,6 +32,7 @@ from app.db.session import (
 )
 from app.errors import Refusal
 from app.guard import Guard, RateBudgets
+from app.history import Replays
 from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
 
     app = FastAPI(title="Stolik", lifespan=lifespan)
     app.state.settings = settings
+    app.state.replays = Replays()
     app.state.create_budgets = {
         kind: RateBudgets(settings.create_rate_count, settings.create_rate_window)
         for kind in ("guests", "tables")
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(devices.router)
+    app.include_router(history.router)
     app.include_router(ws.router)
 
     @app.get("/metrics", include_in_schema=False)

@@ -103,7 +103,13 @@ async def start_server(
 ) -> Server:
     """Start the app in this event loop on a free loopback port (`overrides`: settings;
     `now`: an injected clock). Bots move at once and think little unless overridden."""
-    defaults: dict[str, Any] = {"bot_delay": 0.0, "bot_think_scale": 0.05, "create_rate_count": 0}
+    defaults: dict[str, Any] = {
+        "bot_delay": 0.0,
+        "bot_think_scale": 0.05,
+        # Tests drive games far faster than people click: budgets only where a test sets them.
+        "create_rate_count": 0,
+        "act_rate_count": 0,
+    }
     settings = Settings(
         database_url=database_url,
         data_dir=data_dir,

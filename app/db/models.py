@@ -14,6 +14,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -82,7 +83,7 @@ class SeatRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     control: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
@@ -91,6 +92,7 @@ class Game(Base):
     """A game in progress or finished: the engine's snapshot at `version`."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), unique=True)

@@ -14,9 +14,9 @@ from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, sign_in, spe
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
-from app.history import verify_game
+from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
-from app.realtime.messages import room_info
+from app.realtime.messages import room_info, standing_names
 from app.render import game_title, templates
 from app.tables import (
     create_table,
@@ -301,3 +301,66 @@ async def verify_page(
         "report": report,
     }
     return templates.TemplateResponse(request, "verify.html", ctx)
+
+
+@router.get("/t/{slug}/replay", response_class=HTMLResponse)
+async def replay_page(
+    slug: str,
+    request: Request,
+    session: SessionDep,
+    user: UserDep,
+    hubs: HubsDep,
+    at: int | None = None,
+    seat: str = "",
+    code: str | None = None,
+) -> Response:
+    """A finished game, move by move, from any seat, as a spectator, or with every hand shown
+    (`seat=all`); read-only, through the live table's own templates. `at` is the version."""
+    hub = await hub_for(hubs, slug, user.id if user else None, code)
+    replays: Replays = request.app.state.replays
+    try:
+        states = await replays.states(session, hub)
+    except Refusal as exc:
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {"user": user, "title": game_title(hub.game_id), "message": exc.message},
+            status_code=exc.status,
+        )
+    last = len(states) - 1
+    version = last if at is None else max(0, min(last, at))
+    engine = hub.engine
+    everyone = seat == "all"
+    viewer = int(seat) if seat.isdigit() and int(seat) in hub.seats else None
+    state = states[version]
+    names = standing_names(hub)
+    log = [
+        hub.fill_names(i18n.event_text(e))
+        for v, e in (hub.game.log if hub.game else [])
+        if v <= version and (everyone or e.visible_to(viewer))
+    ]
+    hands = (
+        [(s, engine.view(state, s)) for s in sorted(hub.seats)]
+        if everyone
+        else ([(viewer, engine.view(state, viewer))] if viewer is not None else [])
+    )
+    query = {"code": code} if code else {}
+    ctx = {
+        "user": user,
+        "room": room_info(hub, viewer),
+        "catalogue": engine.catalogue(),
+        "seat": viewer,
+        "everyone": everyone,
+        "seat_param": seat if (everyone or viewer is not None) else "",
+        "version": version,
+        "last": last,
+        "view": engine.view(state, viewer),
+        "hands": hands,
+        "log": list(reversed(log)),
+        "names": names,
+        "rounds": round_starts(engine, states),
+        "chat": list(hub.chat_log),
+        "query": query,
+        "code": code,
+    }
+    return templates.TemplateResponse(request, "replay.html", ctx)
