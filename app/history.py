@@ -12,7 +12,7 @@ from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.hub import RoomHub
-from engines import verify
+from engines import REGISTRY, verify
 from engines.core import GameError
 
 
@@ -132,3 +132,79 @@ def round_starts(engine: Any, states: list[Any]) -> list[tuple[int, Any]]:
             starts.append((version, rnd))
         last = rnd
     return starts
+
+
+# ---- import -----------------------------------------------------------------------------------
+
+
+MAX_IMPORT_MOVES = 50_000
+
+
+async def import_game(session: AsyncSession, importer_id: int, export: dict[str, Any]) -> Any:
+    """Store a verified export as a finished private table of `importer_id` (the host), its
+    players as name-only guests, so it can be replayed here; refused (422) unless it verifies."""
+    actions = export.get("actions")
+    if not isinstance(actions, list) or len(actions) > MAX_IMPORT_MOVES:
+        raise Refusal("bad_import", N_("This file is not a game this server can replay."), 422)
+    report = await asyncio.to_thread(verify.verify, export)
+    if not report.ok:
+        raise Refusal(
+            "bad_import",
+            N_("This game does not verify: %(problem)s"),
+            422,
+            problem=report.problems[0],
+        )
+    engine = REGISTRY[str(export["engine"])]
+    options = engine.parse_options(export.get("options") or {})
+    n = int(export["num_players"])
+
+    def replay() -> tuple[list[Any], list[Any]]:
+        step = engine.setup(n, options, int(export["seed"]))
+        opening, state, events = step.events, step.state, []
+        for move in actions:
+            step = engine.apply(state, int(move["seat"]), engine.parse_action(move["action"]))
+            state = step.state
+            events.append(step.events)
+        return opening, events
+
+    opening, events = await asyncio.to_thread(replay)
+    names = {
+        int(p.get("seat", i)): str(p.get("name") or "?")[:24]
+        for i, p in enumerate(export.get("players") or [])
+    }
+    room = await repo.create_room(
+        session,
+        host_id=importer_id,
+        game_id=engine.spec.id,
+        options=options.model_dump(mode="json"),
+        num_seats=n,
+        private=True,
+    )
+    await repo.remove_seat_at(session, room.id, 0)
+    for seat in range(n):
+        guest = await repo.create_user(session, names.get(seat, f"Player {seat + 1}"))
+        await repo.add_seat(session, room.id, seat, guest.id)
+    scheme = export.get("commitment_scheme")
+    game = await repo.create_game(
+        session,
+        room_id=room.id,
+        engine=engine.spec.id,
+        options=options.model_dump(mode="json"),
+        num_players=n,
+        seed=int(export["seed"]),
+        seed_commitment=str(export["commitment"]),
+        snapshot=export["final_snapshot"],
+        opening=[e.to_json() for e in opening],
+        seed_secret=str(export["secret"]) if scheme == "v2" else None,
+        seed_salt=str(export["salt"]) if scheme == "v2" else None,
+        rules_version=str(export.get("rules_version") or "1"),
+    )
+    await repo.store_imported_moves(
+        session,
+        game.id,
+        actions,
+        [[e.to_json() for e in step] for step in events],
+        export["result"],
+    )
+    await repo.set_room(session, room.id, status="finished")
+    return room

@@ -637,3 +637,23 @@ async def game_stats(
         entry["average_place"] = round(sum(places) / len(places), 2) if places else None
         out.append(entry)
     return out
+
+
+async def store_imported_moves(
+    session: AsyncSession,
+    game_id: int,
+    actions: list[dict[str, Any]],
+    events: list[list[dict[str, Any]]],
+    result: dict[str, Any],
+) -> None:
+    """An imported game's moves at once, and the game marked finished at its last version."""
+    session.add_all(
+        Move(game_id=game_id, seq=i + 1, seat=int(a["seat"]), action=a["action"], events=e)
+        for i, (a, e) in enumerate(zip(actions, events, strict=True))
+    )
+    await session.execute(
+        update(Game)
+        .where(Game.id == game_id)
+        .values(version=len(actions), status="finished", result=result, updated_at=utcnow())
+    )
+    await session.flush()

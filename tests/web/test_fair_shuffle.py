@@ -62,3 +62,59 @@ async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Pat
     finally:
         for s in seats:
             await s.close()
+
+
+async def test_export_import_replay(server: Server) -> None:
+    """A finished game exported here and imported back (as any Stolik would) replays to the
+    same end; a tampered file is refused with 422 and stores nothing."""
+    seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
+    slug = table["slug"]
+    try:
+        for s in seats:
+            await s.connect(slug)
+        await seats[0].wait_version(0)
+        await drive(app_of(server), slug, dict(enumerate(seats)), [], moves=400, seed=11)
+        await seats[0].wait_for(lambda p: p.states[-1]["room"]["status"] == "finished")
+        export = (await seats[0].http.get(f"/api/tables/{slug}/export")).json()
+
+        tampered = dict(export, seed=export["seed"] ^ 1)
+        r = await seats[1].http.post("/api/games/import", json=tampered)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_import"
+        assert (await seats[1].http.post("/api/games/import", content=b"[1]")).status_code == 422
+
+        r = await seats[1].http.post("/api/games/import", json=export)
+        assert r.status_code == 201
+        imported = r.json()
+        assert imported["slug"] != slug
+        again = (
+            await seats[1].http.get(
+                f"/api/tables/{imported['slug']}/export?code={imported['invite_code']}"
+            )
+        ).json()
+        for key in (
+            "engine",
+            "seed",
+            "commitment",
+            "secret",
+            "salt",
+            "actions",
+            "final_snapshot",
+            "result",
+        ):
+            assert again[key] == export[key], key
+        assert [p["name"] for p in again["players"]] == ["Ala", "Bartek", "Celina"]
+        page = await seats[1].http.get(imported["url"])
+        assert page.status_code == 200
+        assert f"Move {len(export['actions'])} of {len(export['actions'])}" in page.text
+        # The form on "Your games": a file upload, then the replay.
+        r = await seats[2].http.post(
+            "/history/import", files={"game": ("game.json", json.dumps(export).encode())}
+        )
+        assert r.status_code == 303 and "/replay?code=" in r.headers["location"]
+        r = await seats[2].http.post("/history/import", files={"game": ("x.json", b"not json")})
+        assert r.status_code == 200 and "not a game this server can replay" in r.text
+        # Private: without its code the imported table is not there.
+        assert (await seats[2].http.get(f"/t/{imported['slug']}/replay")).status_code == 404
+    finally:
+        for s in seats:
+            await s.close()

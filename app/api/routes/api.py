@@ -13,7 +13,7 @@ from app import i18n
 from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, sign_in, spend_creation
 from app.db import repo
 from app.errors import Refusal
-from app.history import export_game
+from app.history import export_game, import_game
 from app.i18n import N_
 from app.realtime.hub import RoomHub, clean_chat
 from app.realtime.messages import room_info
@@ -235,3 +235,23 @@ async def export(
     data = await export_game(session, hub)
     filename = f"stolik-{hub.game_id}-{slug}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.post("/games/import", status_code=201)
+async def import_export(
+    request: Request, session: SessionDep, user: RequiredUser
+) -> dict[str, Any]:
+    """Bring a finished game exported from any Stolik here to replay it: it must verify
+    (engines/verify.py); it becomes a private finished table hosted by the importer."""
+    try:
+        export = await request.json()
+    except ValueError:
+        raise Refusal(
+            "bad_import", N_("This file is not a game this server can replay."), 422
+        ) from None
+    if not isinstance(export, dict):
+        raise Refusal("bad_import", N_("This file is not a game this server can replay."), 422)
+    room = await import_game(session, user.id, export)
+    await session.commit()
+    url = f"/t/{room.slug}/replay?code={room.invite_code}"
+    return {"slug": room.slug, "invite_code": room.invite_code, "url": url}

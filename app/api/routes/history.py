@@ -3,33 +3,44 @@ at a time) and a person's public profile (their games at public tables and how t
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.datastructures import UploadFile
 
+from app import i18n
 from app.api.deps import SessionDep, UserDep
 from app.db import repo
+from app.db.models import User
+from app.errors import Refusal
+from app.history import import_game
+from app.i18n import N_
 from app.render import templates
 from app.tables import playable_engines
 
 router = APIRouter()
 PAGE = 20
+MAX_FILE = 20_000_000
+"""Largest game file read for an import (bytes)."""
 
 
 async def _games_page(
     request: Request,
     session: SessionDep,
-    viewer_id: int | None,
+    viewer: User | None,
     person_id: int,
     game: str,
     page: int,
     template: str,
+    error: str | None = None,
 ) -> Response:
     person = await repo.get_user(session, person_id)
     if person is None:
         return templates.TemplateResponse(
-            request, "error.html", {"user": None, "title": "404", "message": "—"}, 404
+            request, "error.html", {"user": viewer, "title": "404", "message": "—"}, 404
         )
-    public_only = viewer_id != person_id
+    public_only = viewer is None or viewer.id != person_id
     page = max(1, page)
     known = {e.spec.id for e in playable_engines()}
     game_id = game if game in known else None
@@ -42,6 +53,7 @@ async def _games_page(
         offset=(page - 1) * PAGE,
     )
     ctx = {
+        "user": viewer,
         "person": person,
         "mine": not public_only,
         "games": games,
@@ -51,6 +63,7 @@ async def _games_page(
         "game": game_id or "",
         "choices": sorted(known),
         "stats": await repo.game_stats(session, person_id, public_only),
+        "error": error,
     }
     return templates.TemplateResponse(request, template, ctx)
 
@@ -62,7 +75,7 @@ async def your_games(
     """Every game you played, newest first, each opening its replay."""
     if user is None:
         return RedirectResponse("/name?next=/history", status_code=303)
-    return await _games_page(request, session, user.id, user.id, game, page, "history.html")
+    return await _games_page(request, session, user, user.id, game, page, "history.html")
 
 
 @router.get("/u/{person_id}", response_class=HTMLResponse)
@@ -75,5 +88,28 @@ async def profile(
     page: int = 1,
 ) -> Response:
     """A person's public profile: finished games at public tables, per-game statistics."""
-    viewer = user.id if user else None
-    return await _games_page(request, session, viewer, person_id, game, page, "history.html")
+    return await _games_page(request, session, user, person_id, game, page, "history.html")
+
+
+@router.post("/history/import")
+async def import_file(request: Request, session: SessionDep, user: UserDep) -> Response:
+    """The import form on "Your games": a downloaded game file, replayed here once verified."""
+    if user is None:
+        return RedirectResponse("/name?next=/history", status_code=303)
+    async with request.form(max_part_size=MAX_FILE) as form:
+        upload = form.get("game")
+        raw = await upload.read(MAX_FILE) if isinstance(upload, UploadFile) else b""
+    try:
+        export = json.loads(raw.decode("utf-8"))
+        if not isinstance(export, dict):
+            raise ValueError
+        room = await import_game(session, user.id, export)
+    except (ValueError, UnicodeDecodeError):
+        message = i18n.gettext(N_("This file is not a game this server can replay."))
+        return await _games_page(request, session, user, user.id, "", 1, "history.html", message)
+    except Refusal as exc:
+        return await _games_page(
+            request, session, user, user.id, "", 1, "history.html", exc.message
+        )
+    await session.commit()
+    return RedirectResponse(f"/t/{room.slug}/replay?code={room.invite_code}", status_code=303)
