@@ -1,7 +1,9 @@
 """Load benchmark: N concurrent Incan Gold tables, 4 websocket clients each, on loopback.
 
-Start a server first (ideally on PostgreSQL), e.g.
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/stolik_bench scripts/run.sh
+Start a server first (ideally on PostgreSQL), with the per-address and per-socket budgets off
+(this client creates hundreds of guests from one address and acts as fast as it can), e.g.
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/stolik_bench \
+        CREATE_RATE_COUNT=0 ACT_RATE_COUNT=0 scripts/run.sh
 then: .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --tables 100
 It plays seeded random legal moves through the JSON protocol and prints moves/s and the
 p50/p99 latency from a client's act to every seat of that table having the new version.
