@@ -116,7 +116,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
-    view = game.engine.view(game.state, seat) if game else None
+    view = game.view(seat) if game else None
     ctx = {
         "room": room_info(hub, seat),
         "catalogue": hub.engine.catalogue(),
@@ -139,7 +139,7 @@ def presence_html(hub: RoomHub, conn: Connection) -> str:
     ctx = {
         "room": room_info(hub, seat),
         "seat": seat,
-        "view": game.engine.view(game.state, seat) if game else None,
+        "view": game.view(seat) if game else None,
         "is_host": conn.user_id == hub.host_id,
         "oob": True,
     }

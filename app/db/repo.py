@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n
@@ -247,6 +247,21 @@ async def game_for_room(session: AsyncSession, room_id: int) -> Game | None:
     return result.scalar_one_or_none()
 
 
+_GAMES: Table = Game.__table__  # type: ignore[assignment]
+_RECORD_MOVE = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("from_version"))
+    .values(
+        version=bindparam("version"),
+        snapshot=bindparam("snapshot", type_=_GAMES.c.snapshot.type),
+        status=bindparam("status"),
+        result=bindparam("result", type_=_GAMES.c.result.type),
+        clock=bindparam("clock", type_=_GAMES.c.clock.type),
+        updated_at=bindparam("updated_at", type_=_GAMES.c.updated_at.type),
+    )
+)
+
+
 async def record_move(
     session: AsyncSession,
     *,
@@ -264,17 +279,20 @@ async def record_move(
     Returns False when another writer got there first (optimistic concurrency).
     """
     now: datetime = utcnow()
+    # One cached statement with bound parameters: building a statement around the snapshot
+    # as a literal made SQLAlchemy walk it on every move (~10 % of a move's CPU).
     updated = await session.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.version == from_version)
-        .values(
-            version=from_version + 1,
-            snapshot=snapshot,
-            status="finished" if result is not None else "playing",
-            result=result,
-            clock=clock,
-            updated_at=now,
-        )
+        _RECORD_MOVE,
+        {
+            "game_id": game_id,
+            "from_version": from_version,
+            "version": from_version + 1,
+            "snapshot": snapshot,
+            "status": "finished" if result is not None else "playing",
+            "result": result,
+            "clock": clock,
+            "updated_at": now,
+        },
     )
     if updated.rowcount != 1:  # type: ignore[attr-defined]
         return False

@@ -16,6 +16,7 @@ check as a person's act. A turn clock's expiry is a bot's move for that seat, no
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import re
 import secrets
@@ -146,6 +147,20 @@ class GameLive:
     clock: dict[str, Any] | None = None
     seed_secret: str | None = None
     seed_salt: str | None = None
+    prompts: dict[Seat, list[str]] | None = None
+    """Every seat's prompt at `version` (the next move compares with it, not recomputes it)."""
+    views: dict[Seat | None, Any] = field(default_factory=dict)
+    views_version: int = -1
+    """Views of `state` by audience, computed once per version however many sockets read them."""
+
+    def view(self, seat: Seat | None) -> Any:
+        """The engine's view for `seat` (None = spectator) at the current version, cached."""
+        if self.views_version != self.version:
+            self.views = {}
+            self.views_version = self.version
+        if seat not in self.views:
+            self.views[seat] = self.engine.view(self.state, seat)
+        return self.views[seat]
 
     @property
     def over(self) -> bool:
@@ -300,22 +315,26 @@ class RoomHub:
 
     def log_for(self, seat: Seat | None, after_version: int = -1) -> list[str]:
         """The log lines `seat` may read, for versions after `after_version`."""
-        if self.game is None:
-            return []
         return [
             self.fill_names(i18n.event_text(e))
-            for v, e in self.game.log
-            if v > after_version and e.visible_to(seat)
+            for _, e in self._log_after(after_version)
+            if e.visible_to(seat)
         ]
+
+    def _log_after(self, after_version: int) -> list[tuple[int, Event]]:
+        """The log's lines of versions after `after_version` (the log is in version order, so
+        a socket one move behind reads one move's lines, not the whole game's)."""
+        if self.game is None:
+            return []
+        log = self.game.log
+        return log[bisect.bisect_right(log, after_version, key=lambda item: item[0]) :]
 
     def entries_for(self, seat: Seat | None, after_version: int = -1) -> list[dict[str, Any]]:
         """The same lines as `log_for`, for JSON clients: the English message id, its plural
         form, the parameters (seats as `{pN}`), the version, and the text as `log_for` has it."""
-        if self.game is None:
-            return []
         entries = []
-        for v, e in self.game.log:
-            if v > after_version and e.visible_to(seat):
+        for v, e in self._log_after(after_version):
+            if e.visible_to(seat):
                 data = e.to_json()
                 entries.append(
                     {
@@ -689,7 +708,7 @@ class RoomHub:
         engine = game.engine
         outcome = engine.outcome(step.state)
         result = outcome.to_json() if outcome else None
-        before = {s: self._prompt(game.state, s) for s in range(len(self.seats))}
+        before = game.prompts or {s: self._prompt(game.state, s) for s in range(len(self.seats))}
         after = {s: self._prompt(step.state, s) for s in range(len(self.seats))}
         changed = {s for s in after if after[s] != before[s] or s == seat}
         acting = engine.to_act(step.state)
@@ -761,6 +780,7 @@ class RoomHub:
         # Committed: only now does the new version become visible to anyone.
         game.state = step.state
         game.version = new_version
+        game.prompts = after
         game.clock = clock
         game.log.extend((new_version, e) for e in step.events)
         game.log.extend((new_version, note) for note in notes)

@@ -92,9 +92,9 @@ def state_json(hub: RoomHub, seat: int | None, after_version: int) -> dict[str, 
     versions after `after_version`."""
     game = hub.game
     version = game.version if game else 0
-    view = game.engine.view(game.state, seat) if game else None
-    log = hub.log_for(seat, after_version)
+    view = game.view(seat) if game else None
     entries = hub.entries_for(seat, after_version)
+    log = [e["text"] for e in entries]
     msg = state_message(version, view or {}, log, entries)
     msg["room"] = room_info(hub, seat)
     return msg
