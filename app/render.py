@@ -111,25 +111,40 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
 
     Templates get a narrow context, never the hub or a state: `room` (public facts, see
     `app.realtime.messages.room_info`), `view` (the engine's view for `seat`), `seat`,
-    `user_id`, `is_host`, `version`, `log` (lines this seat may read), `names` (display names
-    by seat) and `catalogue` (the game's public card data).
+    `is_host`, `version`, `log` (lines this seat may read), `names` (display names by seat)
+    and `catalogue` (the game's public card data) — nothing else about the person, so one
+    rendering serves every socket of the same audience.
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
+    version = game.version if game else 0
+    is_host = conn.user_id == hub.host_id
+    # Rendered once per audience and language for this state, whatever the number of sockets
+    # (ten spectators share one page); the room info's clock time keeps it fresh to 0.5 s.
+    now = int(hub.runtime.now() * 2)
+    key = (version, hub.room_rev, seat, is_host, i18n.current(), settings_log_tail, now)
+    if hub.rendered and next(iter(hub.rendered))[:2] != key[:2]:
+        hub.rendered.clear()
+    cached = hub.rendered.get(key)
+    if cached is not None:
+        return cached
     view = game.view(seat) if game else None
     ctx = {
         "room": room_info(hub, seat),
         "catalogue": hub.engine.catalogue(),
         "seat": seat,
-        "user_id": conn.user_id,
-        "is_host": conn.user_id == hub.host_id,
-        "version": game.version if game else 0,
+        "is_host": is_host,
+        "version": version,
         "view": view,
         "log": hub.log_for(seat)[-settings_log_tail:],
         "names": standing_names(hub),
         "bot_levels": bots.LEVELS,
     }
-    return templates.env.get_template("partials/table_state.html").render(ctx)
+    html = templates.env.get_template("partials/table_state.html").render(ctx)
+    if len(hub.rendered) > 64:
+        hub.rendered.clear()
+    hub.rendered[key] = html
+    return html
 
 
 def presence_html(hub: RoomHub, conn: Connection) -> str:

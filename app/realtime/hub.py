@@ -201,6 +201,8 @@ class RoomHub:
         self._stopping = False
         self.game: GameLive | None = None
         self.room_rev = 0
+        self.rendered: dict[tuple[Any, ...], str] = {}
+        """Table fragments already rendered for this (version, room revision), by audience."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
