@@ -179,12 +179,14 @@ class RateWindow:
         self.count = count
         self.window = window
         self.now = now
-        self.times: deque[float] = deque()
+        self.times: deque[float] | None = None  # made at the first event (idle sockets)
 
     def over(self) -> int:
         """Record one event; how far past the budget it is (0 = within it)."""
         if self.count <= 0:
             return 0
+        if self.times is None:
+            self.times = deque()
         t = self.now()
         while self.times and self.times[0] <= t - self.window:
             self.times.popleft()

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -24,6 +25,7 @@ from app import logs
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import (
+    autocommit_engine,
     head_revision,
     make_engine,
     make_session_factory,
@@ -36,6 +38,7 @@ from app.history import Replays
 from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
+from app.realtime.bus import make_bus
 from app.realtime.hub import Hubs, Runtime
 from engines.core import params_to_json
 
@@ -50,12 +53,15 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     settings = settings or Settings()
     logs.configure(settings.log_format, settings.log_level)
     metrics = Metrics()
+    bus = make_bus(settings.redis_url, settings.redis_channel)
     runtime = Runtime(
         metrics=metrics,
+        bus=bus,
+        follower_grace=settings.follower_grace,
         bot_delay=settings.bot_delay,
         takeover_after=settings.takeover_after,
         bot_think_scale=settings.bot_think_scale,
-        **({"now": now} if now is not None else {}),
+        now=now if now is not None else time.time,
     )
 
     @asynccontextmanager
@@ -63,11 +69,14 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         url = settings.resolved_database_url
         if settings.auto_migrate:
             await upgrade_database(url)
-        engine = make_engine(url)
+        engine = make_engine(url, settings.db_pool_size, settings.db_max_overflow)
         app.state.db = engine
         app.state.sessions = make_session_factory(engine)
         hubs = Hubs(app.state.sessions, runtime)
+        hubs.evict_after = settings.hub_evict_after
+        hubs.autocommit = autocommit_engine(engine)
         app.state.hubs = hubs
+        await bus.start(hubs.follow)
         await hubs.resume()
         ticker = asyncio.create_task(hubs.run_ticker(settings.clock_tick))
         yield
@@ -75,6 +84,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         with contextlib.suppress(asyncio.CancelledError):
             await ticker
         await hubs.shutdown()
+        await bus.stop()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

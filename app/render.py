@@ -136,7 +136,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "is_host": is_host,
         "version": version,
         "view": view,
-        "log": hub.log_for(seat)[-settings_log_tail:],
+        "log": hub.log_for(seat, last=settings_log_tail),
         "names": standing_names(hub),
         "bot_levels": bots.LEVELS,
     }

@@ -5,8 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# Debian's Chromium (browser tests) and nginx (the two-process proxy test); never a download.
+if { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; } && [ "$(id -u)" = "0" ] \
+  && command -v apt-get >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx >/dev/null
+  # The package may start a system nginx on port 80; the tests run their own.
+  service nginx stop >/dev/null 2>&1 || true
 fi
 .venv/bin/ruff format --check .
 .venv/bin/ruff check .

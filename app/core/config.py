@@ -22,6 +22,12 @@ class Settings(BaseSettings):
         default="",
         description="SQLAlchemy async URL; empty means a SQLite file in data_dir",
     )
+    db_pool_size: int = Field(
+        default=20, description="PostgreSQL connections each process keeps open"
+    )
+    db_max_overflow: int = Field(
+        default=20, description="Extra PostgreSQL connections a busy process may open"
+    )
     secret_key: str = Field(default="", description="Cookie signing key; empty: kept in data_dir")
     auto_migrate: bool = Field(default=True, description="Run `alembic upgrade head` at startup")
     max_message_bytes: int = Field(default=4096, description="Largest websocket message accepted")
@@ -61,6 +67,23 @@ class Settings(BaseSettings):
     )
     create_rate_window: float = Field(
         default=600.0, description="Creation rate-limit window, seconds"
+    )
+
+    redis_url: str = Field(
+        default="",
+        description="Redis for several server processes (redis://host:6379/0); empty: one "
+        "process, nothing published",
+    )
+    redis_channel: str = Field(
+        default="stolik:rooms", description="The pub/sub channel processes share"
+    )
+    follower_grace: float = Field(
+        default=5.0,
+        description="Extra seconds a process that did not make a table's last change waits "
+        "before moving for its bots or clocks",
+    )
+    hub_evict_after: float = Field(
+        default=600.0, description="Seconds a table nobody uses stays in memory"
     )
 
     metrics_token: str = Field(

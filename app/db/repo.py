@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app import i18n
 from app.db.models import (
@@ -198,6 +200,17 @@ async def compact_seats(session: AsyncSession, room_id: int, order: list[SeatInf
     await session.flush()
 
 
+async def claim_room(session: AsyncSession, room_id: int, status: str) -> bool:
+    """Take the room's row for this transaction if its status is still `status` (False if
+    another process changed it first). Room changes start with this, so two processes never
+    both decide from what they remember: the second waits for the first, then sees its
+    change and loses."""
+    updated = await session.execute(
+        update(Room).where(Room.id == room_id, Room.status == status).values(status=status)
+    )
+    return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
+
+
 async def set_room(session: AsyncSession, room_id: int, **values: Any) -> None:
     """Update room columns."""
     await session.execute(update(Room).where(Room.id == room_id).values(**values))
@@ -262,52 +275,90 @@ _RECORD_MOVE = (
 )
 
 
+@dataclass(frozen=True)
+class MoveRecord:
+    """One applied action as stored: the move row and the game's new snapshot."""
+
+    game_id: int
+    from_version: int
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    snapshot: dict[str, Any]
+    clock: dict[str, Any] | None = None
+
+    def params(self, result: dict[str, Any] | None, now: datetime) -> dict[str, Any]:
+        """The bound parameters of the move statements (`_RECORD_MOVE`, `_RECORD_MOVE_AT_ONCE`)."""
+        return {
+            "game_id": self.game_id,
+            "from_version": self.from_version,
+            "version": self.from_version + 1,
+            "seat": self.seat,
+            "action": self.action,
+            "events": self.events,
+            "snapshot": self.snapshot,
+            "status": "finished" if result is not None else "playing",
+            "result": result,
+            "clock": self.clock,
+            "updated_at": now,
+        }
+
+
 async def record_move(
-    session: AsyncSession,
-    *,
-    game_id: int,
-    from_version: int,
-    seat: int,
-    action: dict[str, Any],
-    events: list[dict[str, Any]],
-    snapshot: dict[str, Any],
-    result: dict[str, Any] | None,
-    clock: dict[str, Any] | None = None,
+    session: AsyncSession, move: MoveRecord, result: dict[str, Any] | None
 ) -> bool:
-    """Append the move and store the new snapshot, only if the game is still at `from_version`.
+    """Append the move and store the new snapshot, only if the game is still at
+    `move.from_version`.
 
     Returns False when another writer got there first (optimistic concurrency).
     """
     now: datetime = utcnow()
     # One cached statement with bound parameters: building a statement around the snapshot
     # as a literal made SQLAlchemy walk it on every move (~10 % of a move's CPU).
-    updated = await session.execute(
-        _RECORD_MOVE,
-        {
-            "game_id": game_id,
-            "from_version": from_version,
-            "version": from_version + 1,
-            "snapshot": snapshot,
-            "status": "finished" if result is not None else "playing",
-            "result": result,
-            "clock": clock,
-            "updated_at": now,
-        },
-    )
+    updated = await session.execute(_RECORD_MOVE, move.params(result, now))
     if updated.rowcount != 1:  # type: ignore[attr-defined]
         return False
     session.add(
         Move(
-            game_id=game_id,
-            seq=from_version + 1,
-            seat=seat,
-            action=action,
-            events=events,
+            game_id=move.game_id,
+            seq=move.from_version + 1,
+            seat=move.seat,
+            action=move.action,
+            events=move.events,
             created_at=now,
         )
     )
     await session.flush()
     return True
+
+
+_MOVES: Table = Move.__table__  # type: ignore[assignment]
+_MOVED = _RECORD_MOVE.returning(_GAMES.c.id).cte("moved")
+_RECORD_MOVE_AT_ONCE = (
+    insert(_MOVES)
+    .from_select(
+        ["game_id", "seq", "seat", "action", "events", "created_at"],
+        select(
+            _MOVED.c.id,
+            bindparam("version"),
+            bindparam("seat"),
+            bindparam("action", type_=_MOVES.c.action.type),
+            bindparam("events", type_=_MOVES.c.events.type),
+            bindparam("updated_at", type_=_MOVES.c.created_at.type),
+        ),
+    )
+    .returning(_MOVES.c.id)
+)
+"""PostgreSQL: the conditional snapshot UPDATE and the move's INSERT as ONE statement (a
+data-modifying CTE: no row is inserted unless the version matched), atomic on its own."""
+
+
+async def record_move_at_once(conn: AsyncConnection, move: MoveRecord) -> bool:
+    """`record_move` for a move that changes nothing else (no result, no table note), as one
+    statement on an AUTOCOMMIT connection (PostgreSQL): no BEGIN and COMMIT round trips.
+    Returns False when another writer got there first."""
+    result = await conn.execute(_RECORD_MOVE_AT_ONCE, move.params(None, utcnow()))
+    return result.first() is not None
 
 
 async def set_game_clock(
@@ -359,11 +410,14 @@ async def last_heartbeat(session: AsyncSession) -> float | None:
 
 
 async def beat(session: AsyncSession, now: float) -> None:
-    """Record that a server process is alive now (one row kept)."""
-    updated = await session.execute(update(Heartbeat).where(Heartbeat.id == 1).values(at=now))
-    if updated.rowcount != 1:  # type: ignore[attr-defined]
-        session.add(Heartbeat(id=1, at=now))
-        await session.flush()
+    """Record that a server process is alive now (one row kept). An upsert: two processes
+    starting at once both find no row, and a plain INSERT made the second one fail."""
+    upsert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    await session.execute(
+        upsert(Heartbeat)
+        .values(id=1, at=now)
+        .on_conflict_do_update(index_elements=[Heartbeat.id], set_={"at": now})
+    )
 
 
 async def set_rematch(session: AsyncSession, room_id: int, slug: str) -> bool:

@@ -28,13 +28,16 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app import bots, clocks, i18n
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
+from app.memory import Trimmer
 from app.metrics import Metrics
+from app.realtime.bus import LocalBus, RedisBus
 from app.realtime.protocol import Act
 from engines import get_engine, verify
 from engines.core import Engine, Event, GameError, Seat, Step, Term, who
@@ -94,15 +97,61 @@ class Runtime:
     takeover_after: float = 60.0
     bot_think_scale: float = 1.0
     metrics: Metrics = field(default_factory=Metrics)
+    bus: LocalBus | RedisBus = field(default_factory=LocalBus)
+    trimmer: Trimmer = field(default_factory=Trimmer)
+    follower_grace: float = 5.0
+    """With several processes: how much longer than the process that made the last change a
+    follower waits before it moves for a bot or an expired clock itself (in case that process
+    is gone). The version check makes a duplicate harmless; the grace makes it rare."""
 
 
-@dataclass(eq=False)
+class Mailbox:
+    """A connection's queue of pushes: what `asyncio.Queue` does for one reader, in a tenth
+    of its memory (an idle socket keeps one; a Queue's four deques cost ~3 KB each time)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[tuple[str, Any]] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        """Items waiting."""
+        return len(self._items)
+
+    def empty(self) -> bool:
+        """Whether nothing waits."""
+        return not self._items
+
+    def put_nowait(self, item: tuple[str, Any]) -> None:
+        """Add an item and wake the reader."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> tuple[str, Any]:
+        """The oldest item (IndexError if none)."""
+        return self._items.pop(0)
+
+    async def get(self) -> tuple[str, Any]:
+        """The oldest item, waiting for one if need be (one reader at a time)."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
+@dataclass(eq=False, slots=True)
 class Connection:
     """One open websocket: who is behind it and what it has been sent."""
 
     user_id: int | None
     fmt: str  # "html" or "json"
-    queue: asyncio.Queue[tuple[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: Mailbox = field(default_factory=Mailbox)
     sent_key: tuple[int, int] = (-2, -2)  # (game version, room revision) last sent
     log_version: int = -1  # JSON clients get log lines of versions after this one
     granted: bool = True
@@ -152,6 +201,8 @@ class GameLive:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     views_version: int = -1
     """Views of `state` by audience, computed once per version however many sockets read them."""
+    texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
+    """The log's line texts by (language, names), in log order, extended as the log grows."""
 
     def view(self, seat: Seat | None) -> Any:
         """The engine's view for `seat` (None = spectator) at the current version, cached."""
@@ -179,6 +230,8 @@ class RoomHub:
     ) -> None:
         self.sessions = sessions
         self.runtime = runtime or Runtime()
+        self.autocommit: AsyncEngine | None = None
+        """PostgreSQL in AUTOCOMMIT mode: a plain move is one statement (repo)."""
         self.lock = asyncio.Lock()
         self.room_id: int = room.id
         self.slug: str = room.slug
@@ -201,12 +254,30 @@ class RoomHub:
         self._stopping = False
         self.game: GameLive | None = None
         self.room_rev = 0
+        self.room_info_key: tuple[Any, ...] = ()
+        self.room_info_shared: dict[str, Any] = {}
+        """The viewer-independent room facts, built once per key (app.realtime.messages)."""
+        self.encoded: dict[tuple[Any, ...], str] = {}
+        """JSON state messages already encoded for this (version, room revision), by audience."""
         self.rendered: dict[tuple[Any, ...], str] = {}
         """Table fragments already rendered for this (version, room revision), by audience."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self._chat_sent: dict[int, deque[float]] = {}
+        self.remote_online: dict[str, set[Seat]] = {}
+        self.presence_rev = 0
+        """Bumped when a connection comes or goes here or on another process."""
+        self._online: list[Seat] = []
+        self._online_key: tuple[int, int] = (-1, -1)
+        """Seats with a connection on another process, by that process."""
+        self.leading = True
+        """Whether this process made the room's last change (it moves for bots and clocks
+        first; the others wait `follower_grace` longer)."""
+        self.idle_since: float | None = time.monotonic()
+        """When the last connection closed (None while one is open); for eviction."""
+        self.touched = time.monotonic()
+        """When the hub was last asked for (Hubs.get); for eviction."""
 
     # ---- loading ------------------------------------------------------------------------------
 
@@ -291,11 +362,22 @@ class RoomHub:
             return True
         return code is not None and secrets.compare_digest(code, self.invite_code)
 
+    def local_seats(self) -> set[Seat]:
+        """Seats with a connection to this process."""
+        return {s for c in self.connections if (s := self.seat_of(c.user_id)) is not None}
+
     def online_seats(self) -> list[Seat]:
-        """Seats with at least one open connection (bots are always there)."""
-        online = {self.seat_of(c.user_id) for c in self.connections}
-        online |= {s for s, info in self.seats.items() if info.is_bot}
-        return sorted(s for s in online if s is not None)
+        """Seats with at least one open connection, here or on another process (bots are
+        always there). Computed once per presence and room change, not per socket."""
+        key = (self.presence_rev, self.room_rev)
+        if self._online_key != key:
+            online: set[Seat | None] = set(self.local_seats())
+            for seats in self.remote_online.values():
+                online |= seats
+            online |= {s for s, info in self.seats.items() if info.is_bot}
+            self._online = sorted(s for s in online if s is not None)
+            self._online_key = key
+        return self._online
 
     def offline_for(self, seat: Seat) -> float | None:
         """Seconds since a person's seat lost its last connection (None if connected)."""
@@ -315,27 +397,61 @@ class RoomHub:
             text,
         )
 
-    def log_for(self, seat: Seat | None, after_version: int = -1) -> list[str]:
-        """The log lines `seat` may read, for versions after `after_version`."""
-        return [
-            self.fill_names(i18n.event_text(e))
-            for _, e in self._log_after(after_version)
-            if e.visible_to(seat)
-        ]
-
-    def _log_after(self, after_version: int) -> list[tuple[int, Event]]:
-        """The log's lines of versions after `after_version` (the log is in version order, so
-        a socket one move behind reads one move's lines, not the whole game's)."""
-        if self.game is None:
+    def log_for(
+        self, seat: Seat | None, after_version: int = -1, last: int | None = None
+    ) -> list[str]:
+        """The log lines `seat` may read, for versions after `after_version` (only the `last`
+        ones if given). Each line's text is made once per language and names, not per socket
+        (`_log_texts`)."""
+        game = self.game
+        if game is None:
             return []
-        log = self.game.log
-        return log[bisect.bisect_right(log, after_version, key=lambda item: item[0]) :]
+        texts = self._log_texts()
+        log = game.log
+        first = self._log_index(after_version)
+        if last is None:
+            return [texts[i] for i in range(first, len(log)) if log[i][1].visible_to(seat)]
+        picked: list[str] = []
+        for i in range(len(log) - 1, first - 1, -1):
+            if len(picked) >= last:
+                break
+            if log[i][1].visible_to(seat):
+                picked.append(texts[i])
+        picked.reverse()
+        return picked
+
+    def _log_index(self, after_version: int) -> int:
+        """Where the log's lines of versions after `after_version` start (the log is in
+        version order, so a socket one move behind reads one move's lines)."""
+        assert self.game is not None
+        return bisect.bisect_right(self.game.log, after_version, key=lambda item: item[0])
+
+    def _log_texts(self) -> list[str]:
+        """Every log line's text in the current language with today's names, kept and
+        extended as the log grows (a new move adds its own lines only); made again when the
+        language, a name or the game changes."""
+        game = self.game
+        assert game is not None
+        key = (i18n.current(), tuple(sorted(self.names().items())))
+        texts = game.texts.get(key)
+        if texts is None:
+            if len(game.texts) > 8:
+                game.texts.clear()
+            texts = game.texts[key] = []
+        for _, event in game.log[len(texts) :]:
+            texts.append(self.fill_names(i18n.event_text(event)))
+        return texts
 
     def entries_for(self, seat: Seat | None, after_version: int = -1) -> list[dict[str, Any]]:
         """The same lines as `log_for`, for JSON clients: the English message id, its plural
         form, the parameters (seats as `{pN}`), the version, and the text as `log_for` has it."""
+        game = self.game
+        if game is None:
+            return []
+        texts = self._log_texts()
         entries = []
-        for v, e in self._log_after(after_version):
+        for i in range(self._log_index(after_version), len(game.log)):
+            v, e = game.log[i]
             if e.visible_to(seat):
                 data = e.to_json()
                 entries.append(
@@ -344,7 +460,7 @@ class RoomHub:
                         "key": data["text"],
                         "plural": data.get("plural"),
                         "params": data.get("params", {}),
-                        "text": self.fill_names(i18n.event_text(e)),
+                        "text": texts[i],
                     }
                 )
         return entries
@@ -354,13 +470,26 @@ class RoomHub:
     async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:
         """Take a free seat (the first one if none is named)."""
         async with self.lock:
+            await self._catch_up_room()
             if self.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))
             if self.seat_of(user_id) is not None:
                 raise Refusal("already_seated", N_("You already have a seat at this table."))
             seat = self._free_seat(seat)
-            async with self.sessions.begin() as session:
-                await repo.add_seat(session, self.room_id, seat, user_id)
+            wanted = seat
+
+            async def write(session: AsyncSession) -> None:
+                await repo.add_seat(session, self.room_id, wanted, user_id)
+
+            def recheck() -> None:
+                if self.status != "open":
+                    raise Refusal("already_started", N_("This table has already started."))
+                if self.seat_of(user_id) is not None:
+                    raise Refusal("already_seated", N_("You already have a seat at this table."))
+                if wanted in self.seats:
+                    raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
+
+            await self._room_write(write, recheck)
             self.seats[seat] = repo.SeatInfo(seat, user_id, name)
             self._changed("join")
             return seat
@@ -368,6 +497,7 @@ class RoomHub:
     async def leave(self, user_id: int) -> None:
         """Give up a seat before the start (the host stays: a host closes the table instead)."""
         async with self.lock:
+            await self._catch_up_room()
             if self.status != "open":
                 raise Refusal("already_started", N_("You cannot leave a game in progress."))
             seat = self.seat_of(user_id)
@@ -375,8 +505,11 @@ class RoomHub:
                 raise Refusal("not_seated", N_("You do not have a seat at this table."))
             if user_id == self.host_id:
                 raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
-            async with self.sessions.begin() as session:
+
+            async def write(session: AsyncSession) -> None:
                 await repo.remove_seat(session, self.room_id, user_id)
+
+            await self._room_write(write, self._still_open)
             del self.seats[seat]
             self._changed("leave")
 
@@ -387,14 +520,18 @@ class RoomHub:
                 raise Refusal("not_host", N_("Only the host can close the table."), 403)
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
-            async with self.sessions.begin() as session:
+
+            async def write(session: AsyncSession) -> None:
                 await repo.set_room(session, self.room_id, status="closed")
+
+            await self._room_write(write, self._still_open)
             self.status = "closed"
             self._changed("close")
 
     async def start(self, user_id: int) -> None:
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
         async with self.lock:
+            await self._catch_up_room()
             if user_id != self.host_id:
                 raise Refusal("not_host", N_("Only the host can start the game."), 403)
             if self.status != "open":
@@ -431,7 +568,12 @@ class RoomHub:
                 N_("The game begins. Good luck! The shuffle is committed: %(commitment)s"),
                 commitment=commitment,
             )
-            async with self.sessions.begin() as session:
+            seated = {s: (info.user_id, info.bot_level) for s, info in self.seats.items()}
+
+            async def write(session: AsyncSession) -> Any:
+                stored = await repo.room_seats(session, self.room_id)
+                if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
+                    raise _LostRace  # someone sat down or left through another process
                 await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
                 game = await repo.create_game(
@@ -451,6 +593,9 @@ class RoomHub:
                 )
                 await repo.add_room_event(session, self.room_id, 0, opening)
                 self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+                return game
+
+            game = await self._room_write(write, self._still_open)
             self.status = "playing"
             self.num_seats = players
             self.offline_since = {
@@ -483,12 +628,22 @@ class RoomHub:
                 "bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(bots.LEVELS)
             )
         async with self.lock:
+            await self._catch_up_room()
             self._require_host(user_id, N_("Only the host can add bots."))
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
             seat = self._free_seat(seat)
-            async with self.sessions.begin() as session:
-                await repo.add_bot(session, self.room_id, seat, level)
+            wanted = seat
+
+            async def write(session: AsyncSession) -> None:
+                await repo.add_bot(session, self.room_id, wanted, level)
+
+            def recheck() -> None:
+                self._still_open()
+                if wanted in self.seats:
+                    raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
+
+            await self._room_write(write, recheck)
             self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
             self._changed("add_bot")
             return seat
@@ -496,14 +651,18 @@ class RoomHub:
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
         """The host takes a bot out of its seat before the start."""
         async with self.lock:
+            await self._catch_up_room()
             self._require_host(user_id, N_("Only the host can remove bots."))
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
             info = self.seats.get(seat)
             if info is None or not info.is_bot:
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
-            async with self.sessions.begin() as session:
+
+            async def write(session: AsyncSession) -> None:
                 await repo.remove_seat_at(session, self.room_id, seat)
+
+            await self._room_write(write, self._still_open)
             del self.seats[seat]
             self._changed("remove_bot")
 
@@ -571,6 +730,7 @@ class RoomHub:
         included). The first person to ask creates it and hosts it; later askers get the same
         one. Returns its slug and invite code."""
         async with self.lock:
+            await self._catch_up_room()
             seat = self.seat_of(user_id)
             if seat is None:
                 raise Refusal("not_seated", N_("Only the players can start a rematch."), 403)
@@ -625,6 +785,45 @@ class RoomHub:
             raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
         return seat
 
+    async def _catch_up_room(self) -> None:
+        """With several processes, before a room change is judged from memory: re-read the
+        room's seats (all of it if its status moved on), since another process may have
+        changed them a moment ago. The change's own transaction still checks (claim_room,
+        unique seats); this only spares a needless conflict."""
+        if not self.runtime.bus.enabled:
+            return
+        async with self.sessions() as session:
+            room = await repo.get_room(session, self.slug)
+            seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        if room is not None and room.status != self.status:
+            await self.reload_game()
+        elif seats != self.seats:
+            self.seats = seats
+            self.room_rev += 1
+
+    def _still_open(self) -> None:
+        if self.status != "open":
+            raise Refusal("already_started", N_("The game has already started."))
+
+    async def _room_write(
+        self, write: Callable[[AsyncSession], Awaitable[Any]], recheck: Callable[[], None]
+    ) -> Any:
+        """One room change in one transaction that first claims the room's row at the status
+        this hub knows (repo.claim_room). If another process changed the room first, reload
+        it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
+        conflict (the client gets the current state)."""
+        try:
+            async with self.sessions.begin() as session:
+                if not await repo.claim_room(session, self.room_id, self.status):
+                    raise _LostRace
+                return await write(session)
+        except (_LostRace, IntegrityError):
+            await self.reload_game()
+            recheck()
+            raise Refusal(
+                "conflict", N_("Another server changed this table first; try again.")
+            ) from None
+
     def _require_host(self, user_id: int, message: str) -> None:
         if user_id != self.host_id:
             raise Refusal("not_host", message, 403)
@@ -672,6 +871,11 @@ class RoomHub:
             game = self.game
             if game is None:
                 raise Refusal("not_started", N_("The game has not started yet."))
+            if msg.version > game.version and self.runtime.bus.enabled:
+                # The client saw a version this process has not heard of yet: catch up.
+                await self.reload_game()
+                game = self.game
+                assert game is not None
             seat = self.seat_of(user_id)
             if seat is None:
                 raise Refusal("spectator", N_("Spectators cannot play; take a seat first."))
@@ -710,9 +914,7 @@ class RoomHub:
         engine = game.engine
         outcome = engine.outcome(step.state)
         result = outcome.to_json() if outcome else None
-        before = game.prompts or {s: self._prompt(game.state, s) for s in range(len(self.seats))}
-        after = {s: self._prompt(step.state, s) for s in range(len(self.seats))}
-        changed = {s for s in after if after[s] != before[s] or s == seat}
+        after, changed = self._prompts_after(game, seat, step)
         acting = engine.to_act(step.state)
         clock = clocks.advance(
             game.clock,
@@ -722,7 +924,6 @@ class RoomHub:
             actor=seat,
             timed_out=timed_out,
         )
-        new_version = game.version + 1
         notes: list[Event] = []
         if timed_out:
             notes.append(
@@ -744,19 +945,41 @@ class RoomHub:
                     count=clocks.TIMEOUTS_BEFORE_AWAY,
                 )
             )
+        move = repo.MoveRecord(
+            game_id=game.db_id,
+            from_version=game.version,
+            seat=seat,
+            action=engine.dump_action(action),
+            events=[e.to_json() for e in step.events],
+            snapshot=engine.dump(step.state),
+            clock=clock,
+        )
         started = time.perf_counter()
+        if self.autocommit is not None and not notes and not away and result is None:
+            async with self.autocommit.connect() as conn:
+                ok = await repo.record_move_at_once(conn, move)
+        else:
+            ok = await self._record(move, result, notes, away)
+        self.runtime.metrics.db_time.observe(time.perf_counter() - started)
+        if not ok:
+            await self.reload_game()
+            raise Refusal("conflict", N_("Another server changed this game; retry."))
+        self._committed(game, seat, action, step, after, changed, clock, notes, away, timed_out)
+        return game.version
+
+    async def _record(
+        self,
+        move: repo.MoveRecord,
+        result: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+    ) -> bool:
+        """A move with what goes with it (table notes, a seat sent away, the game's end) in
+        one transaction."""
+        new_version = move.from_version + 1
+        seat = move.seat
         async with self.sessions.begin() as session:
-            ok = await repo.record_move(
-                session,
-                game_id=game.db_id,
-                from_version=game.version,
-                seat=seat,
-                action=engine.dump_action(action),
-                events=[e.to_json() for e in step.events],
-                snapshot=engine.dump(step.state),
-                result=result,
-                clock=clock,
-            )
+            ok = await repo.record_move(session, move, result)
             if ok:
                 for note in notes:
                     await repo.add_room_event(session, self.room_id, new_version, note)
@@ -764,10 +987,24 @@ class RoomHub:
                     await repo.set_control(session, self.room_id, seat, "away")
                 if result is not None:
                     await repo.set_room(session, self.room_id, status="finished")
-        self.runtime.metrics.db_time.observe(time.perf_counter() - started)
-        if not ok:
-            await self.reload_game()
-            raise Refusal("conflict", N_("Another server changed this game; retry."))
+        return ok
+
+    def _committed(
+        self,
+        game: GameLive,
+        seat: Seat,
+        action: Any,
+        step: Step[Any],
+        after: dict[Seat, list[str]],
+        changed: set[Seat],
+        clock: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+        timed_out: bool,
+    ) -> None:
+        """After the commit: count and log the move, tell the other processes, advance."""
+        engine = game.engine
+        new_version = game.version + 1
         self.runtime.metrics.moves.labels(engine.spec.id).inc()
         logger.info(
             "move",
@@ -780,6 +1017,35 @@ class RoomHub:
             },
         )
         # Committed: only now does the new version become visible to anyone.
+        self.leading = True
+        self._publish(
+            "move",
+            g=game.db_id,
+            v=new_version,
+            seat=seat,
+            a=engine.dump_action(action),
+            clock=clock,
+            notes=[note.to_json() for note in notes],
+            away=away,
+            lobby=engine.outcome(step.state) is not None or clock is not None,
+        )
+        self._advance(seat, step, after, changed, clock, notes, away)
+
+    def _advance(
+        self,
+        seat: Seat,
+        step: Step[Any],
+        after: dict[Seat, list[str]],
+        changed: set[Seat],
+        clock: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+    ) -> None:
+        """Make a committed move the hub's new version and tell every connection (the move
+        path's tail, also for a move another process committed)."""
+        game = self.game
+        assert game is not None
+        new_version = game.version + 1
         game.state = step.state
         game.version = new_version
         game.prompts = after
@@ -791,14 +1057,83 @@ class RoomHub:
         if away:
             self.seats[seat] = replace(self.seats[seat], control="away")
             self.room_rev += 1
-        if result is not None:
+        if game.over:
             self.status = "finished"
             self.on_lobby_change()
         elif game.clock is not None:
             self.on_lobby_change()
         self._broadcast("state")
         self.kick_bots()
-        return new_version
+
+    # ---- several processes --------------------------------------------------------------------
+
+    def _publish(self, kind: str, **data: Any) -> None:
+        """Tell the other processes (if any) about a committed change of this room."""
+        bus = self.runtime.bus
+        if bus.enabled:
+            bus.send({"k": kind, "s": self.slug, **data})
+
+    async def follow(self, msg: dict[str, Any]) -> None:
+        """A change another process committed: update this hub and push to its sockets.
+
+        A move is applied here too when it is the next version (engines are deterministic);
+        anything else, or a gap, reloads the room from the database.
+        """
+        kind = msg["k"]
+        if kind == "chat":
+            line = msg["line"]
+            if all(known["id"] != line["id"] for known in self.chat_log):
+                self.chat_log.append(line)
+                for conn in self.connections:
+                    conn.notify("chat", line)
+            return
+        if kind in ("presence", "hello"):
+            self._remote_presence(msg["o"], set(msg.get("seats", [])))
+            if kind == "hello":
+                self._publish("presence", seats=sorted(self.local_seats()))
+            return
+        async with self.lock:
+            self.leading = False
+            game = self.game
+            if kind == "move" and game is not None and game.db_id == msg["g"]:
+                if game.version >= msg["v"]:
+                    return  # already here (this process reloaded past it)
+                if game.version == msg["v"] - 1 and self._adopt(msg):
+                    return
+            await self.reload_game()
+
+    def _adopt(self, msg: dict[str, Any]) -> bool:
+        """Apply the next version's move as its process committed it; False if it does not
+        apply here (then the caller reloads)."""
+        game = self.game
+        assert game is not None
+        engine = game.engine
+        seat = int(msg["seat"])
+        try:
+            step = engine.apply(game.state, seat, engine.parse_action(msg["a"]))
+        except GameError:
+            logger.warning("a move from another process does not apply here; reloading")
+            return False
+        after, changed = self._prompts_after(game, seat, step)
+        notes = [Event.from_json(n) for n in msg["notes"]]
+        self._advance(seat, step, after, changed, msg["clock"], notes, bool(msg["away"]))
+        return True
+
+    def _remote_presence(self, origin: str, seats: set[Seat]) -> None:
+        """Another process's connected seats for this room changed."""
+        was = set(self.online_seats())
+        if seats:
+            self.remote_online[origin] = seats
+        else:
+            self.remote_online.pop(origin, None)
+        self.presence_rev += 1
+        now_online = set(self.online_seats())
+        for seat in was - now_online:
+            self.offline_since[seat] = self.runtime.now()
+        for seat in now_online - was:
+            self.offline_since.pop(seat, None)
+        if was != now_online:
+            self._broadcast("presence")
 
     # ---- bots and clocks ------------------------------------------------------------------------
 
@@ -816,8 +1151,11 @@ class RoomHub:
     async def _bot_turn(self, seat: Seat, version: int, level: str) -> None:
         """Think for a seat as of `version`, then move through the common path."""
         try:
-            if self.runtime.bot_delay > 0:
-                await asyncio.sleep(self.runtime.bot_delay)
+            delay = self.runtime.bot_delay
+            if not self.leading:
+                delay += self.runtime.follower_grace
+            if delay > 0:
+                await asyncio.sleep(delay)
             await self._decide_for(seat, version, level)
         except Refusal:
             pass  # another process moved first; reload_game already re-kicked
@@ -870,7 +1208,10 @@ class RoomHub:
         if game is None or game.over or game.clock is None:
             return 0
         fired = 0
-        for seat in clocks.expired(game.clock, self.runtime.now()):
+        now = self.runtime.now()
+        if not self.leading:
+            now -= self.runtime.follower_grace
+        for seat in clocks.expired(game.clock, now):
             try:
                 if await self._decide_for(seat, game.version, self.bot_level, timed_out=True):
                     fired += 1
@@ -939,7 +1280,17 @@ class RoomHub:
         self.chat_log.append(line)
         for conn in self.connections:
             conn.notify("chat", line)
+        self._publish("chat", line=line)
         return line
+
+    def _prompts_after(
+        self, game: GameLive, seat: Seat, step: Step[Any]
+    ) -> tuple[dict[Seat, list[str]], set[Seat]]:
+        """Every seat's prompt after `seat`'s move, and the seats whose question changed (the
+        mover's always did): their earlier acts become stale."""
+        before = game.prompts or {s: self._prompt(game.state, s) for s in range(len(self.seats))}
+        after = {s: self._prompt(step.state, s) for s in range(len(self.seats))}
+        return after, {s for s in after if after[s] != before[s] or s == seat}
 
     def _prompt(self, state: Any, seat: Seat) -> list[str]:
         """What a seat is being asked now; an act is stale only if this changed since."""
@@ -950,29 +1301,47 @@ class RoomHub:
     # ---- connections ----------------------------------------------------------------------------
 
     def attach(self, conn: Connection) -> None:
-        """A new connection: it gets the full state and the chat, everyone the new presence.
+        """A new connection: it gets the full state and the chat; if it brings a seat online,
+        everyone gets the new presence (a spectator changes nobody's seats bar).
 
         A player whose seat was handed to a bot while away takes it back by coming back.
         """
-        self.connections.add(conn)
         seat = self.seat_of(conn.user_id)
+        before = self.online_seats()
+        self.connections.add(conn)
+        self.presence_rev += 1
         if seat is not None:
             self.offline_since.pop(seat, None)
             if self.seats[seat].control == "away":
                 task = asyncio.create_task(self._returned(seat))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
+        self.idle_since = None
         conn.notify("state")
         conn.notify("chat", None)
-        self._broadcast("presence")
+        self._presence_changed(seat, before)
 
     def detach(self, conn: Connection) -> None:
         """A connection closed; a seat with no connection left starts its "disconnected" time."""
+        before = self.online_seats()
         self.connections.discard(conn)
+        self.runtime.trimmer.closed_one()
+        self.presence_rev += 1
         seat = self.seat_of(conn.user_id)
         if seat is not None and seat not in self.online_seats():
             self.offline_since[seat] = self.runtime.now()
-        self._broadcast("presence")
+        if not self.connections:
+            self.idle_since = time.monotonic()
+        self._presence_changed(seat, before)
+
+    def _presence_changed(self, seat: Seat | None, before: list[Seat]) -> None:
+        """After a connection of `seat` came or went: push the seats bar if who is online
+        changed, and tell the other processes which seats this one has."""
+        if seat is None:
+            return  # a spectator: no seat came or went
+        if self.online_seats() != before:
+            self._broadcast("presence")
+        self._publish("presence", seats=sorted(self.local_seats()))
 
     async def _returned(self, seat: Seat) -> None:
         async with self.lock:
@@ -987,8 +1356,10 @@ class RoomHub:
             extra={"room": self.slug, "status": self.status, "seats": len(self.seats)},
         )
         self.room_rev += 1
+        self.leading = True
         self._broadcast("state")
         self.on_lobby_change()
+        self._publish("room", what=what)
 
     def _broadcast(self, kind: str) -> None:
         for conn in self.connections:
@@ -1008,6 +1379,9 @@ class Hubs:
         self.runtime = runtime or Runtime()
         self._hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
+        self.evict_after = 600.0
+        self.autocommit: AsyncEngine | None = None
+        """PostgreSQL in AUTOCOMMIT mode, handed to every hub (session.autocommit_engine)."""
         self.lobby: set[Connection] = set()
         self.runtime.metrics.watch(lambda: self)
 
@@ -1015,21 +1389,63 @@ class Hubs:
         """The hub of a room, or None if no such room exists."""
         hub = self._hubs.get(slug)
         if hub is not None:
+            hub.touched = time.monotonic()
             return hub
         async with self._loading:
             hub = self._hubs.get(slug)
             if hub is not None:
+                hub.touched = time.monotonic()
                 return hub
             async with self.sessions() as session:
                 room = await repo.get_room(session, slug)
                 if room is None:
                     return None
                 hub = RoomHub(self.sessions, room, self.runtime)
+                hub.autocommit = self.autocommit
                 await hub.load(session)
-            hub.on_lobby_change = self.lobby_changed
+            hub.on_lobby_change = self._lobby_here
             self._hubs[slug] = hub
             hub.kick_bots()
+            hub._publish("hello")  # the other processes answer with their connected seats
             return hub
+
+    def evict_idle(self, idle_for: float = 600.0) -> int:
+        """Forget hubs nobody has used for `idle_for` seconds (no connection, not asked for,
+        no bot thinking, no turn clock running): their memory is given back, and the next
+        `get` loads them again from the database. Returns how many were evicted."""
+        now = time.monotonic()
+        evicted = 0
+        for slug, hub in list(self._hubs.items()):
+            game = hub.game
+            clocked = game is not None and not game.over and game.clock is not None
+            if (
+                hub.connections
+                or hub.idle_since is None
+                or now - hub.idle_since < idle_for
+                or now - hub.touched < idle_for
+                or hub._bot_tasks
+                or hub._background
+                or clocked
+            ):
+                continue
+            del self._hubs[slug]
+            evicted += 1
+        if evicted:
+            logger.info("evicted idle hubs", extra={"count": evicted, "live": len(self._hubs)})
+        return evicted
+
+    async def follow(self, msg: dict[str, Any]) -> None:
+        """A change committed by another process (from the bus): update the live hub of its
+        room, if this process has one, and this process's lobby."""
+        kind = msg.get("k")
+        if kind == "rename":
+            self._renamed_here(int(msg["u"]), str(msg["n"]))
+            return
+        if kind == "lobby" or kind == "room" or msg.get("lobby"):
+            self._lobby_here()
+        hub = self._hubs.get(str(msg.get("s")))
+        if hub is not None:
+            await hub.follow(msg)
 
     def live(self) -> list[RoomHub]:
         """The hubs loaded in this process."""
@@ -1055,10 +1471,12 @@ class Hubs:
             await self.get(slug)
 
     async def tick(self) -> int:
-        """One round of clock enforcement over every live hub (the ticker calls this)."""
+        """One round of clock enforcement over every live hub (the ticker calls this), and
+        the eviction of idle ones."""
         fired = 0
         for hub in self.live():
             fired += await hub.tick()
+        self.evict_idle(self.evict_after)
         return fired
 
     async def beat(self) -> None:
@@ -1073,6 +1491,7 @@ class Hubs:
             await asyncio.sleep(interval)
             try:
                 await self.tick()
+                self.runtime.trimmer.maybe_trim()
                 now = time.monotonic()
                 if now - last_beat >= beat_every:
                     last_beat = now
@@ -1091,16 +1510,29 @@ class Hubs:
             await hub.stop_bots()
 
     def renamed(self, user_id: int, name: str) -> None:
-        """A person changed their name: every live table they sit at shows the new one."""
+        """A person changed their name: every live table they sit at shows the new one, in
+        every process."""
+        self._renamed_here(user_id, name)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "rename", "u": user_id, "n": name})
+
+    def _renamed_here(self, user_id: int, name: str) -> None:
         for hub in self.live():
             seat = hub.seat_of(user_id)
             if seat is not None:
                 hub.seats[seat] = replace(hub.seats[seat], name=name)
                 hub.room_rev += 1
                 hub._broadcast("state")
-        self.lobby_changed()
+        self._lobby_here()
 
     def lobby_changed(self) -> None:
-        """Tell every lobby connection that the table list changed."""
+        """The table list changed (a table was created): tell every lobby connection, in
+        every process."""
+        self._lobby_here()
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "lobby"})
+
+    def _lobby_here(self) -> None:
+        """Tell this process's lobby connections that the table list changed."""
         for conn in self.lobby:
             conn.notify("lobby")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from app import clocks, i18n
 from app.realtime.hub import RoomHub
 from app.realtime.protocol import state_message
@@ -30,10 +32,18 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
     """Public facts about a room (JSON form, shared by both formats).
 
     Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
-    is how long a person's seat has had no connection.
+    is how long a person's seat has had no connection. What is the same for every viewer is
+    built once per (version, room revision, who is online, half second, language) and shared
+    by every socket of the table; only the viewer's own facts are added per socket.
     """
-    online = set(hub.online_seats())
     game = hub.game
+    online = hub.online_seats()
+    now = hub.runtime.now()
+    key = (game.version if game else -1, hub.room_rev, tuple(online), int(now * 2), i18n.current())
+    if hub.room_info_key != key:
+        hub.room_info_key = key
+        hub.room_info_shared = _shared_room_info(hub, set(online), now)
+    info = dict(hub.room_info_shared)
     rematch = rematch_join = None
     if hub.rematch_slug:
         code = hub.rematch_code if hub.private and viewer_seat is not None else None
@@ -43,7 +53,19 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
             rematch_join = f"/t/{hub.rematch_slug}/sit?seat={viewer_seat}" + (
                 f"&code={code}" if code else ""
             )
-    info: dict[str, Any] = {
+    info["your_seat"] = viewer_seat
+    info["rematch"] = rematch
+    info["rematch_join"] = rematch_join
+    info["your_prompt"] = (
+        game.prompt_version.get(viewer_seat, 0) if game and viewer_seat is not None else None
+    )
+    return info
+
+
+def _shared_room_info(hub: RoomHub, online: set[int], now: float) -> dict[str, Any]:
+    """The part of `room_info` every viewer shares."""
+    game = hub.game
+    return {
         "slug": hub.slug,
         "game": hub.game_id,
         "title": i18n.gettext(hub.engine.spec.title),
@@ -54,26 +76,19 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
         "simultaneous": hub.engine.spec.simultaneous,
         "invite_code": hub.invite_code if hub.private else None,
         "host_seat": hub.seat_of(hub.host_id),
-        "your_seat": viewer_seat,
         "options": hub.options,
         "seats": [_seat_info(hub, s, online) for s in range(hub.num_seats)],
-        "now": hub.runtime.now(),
+        "now": now,
         "clock": hub.clock_spec,
         "bot_level": hub.bot_level,
         "takeover_after": hub.runtime.takeover_after,
-        "rematch": rematch,
-        "rematch_join": rematch_join,
         "to_act": sorted(game.engine.to_act(game.state)) if game else [],
-        "your_prompt": (
-            game.prompt_version.get(viewer_seat, 0) if game and viewer_seat is not None else None
-        ),
         "seed_commitment": game.seed_commitment if game else None,
         "seed": game.seed if game and game.over else None,
         # Revealed at the end only: with them anyone can check the shuffle (engines/verify.py).
         "seed_secret": game.seed_secret if game and game.over else None,
         "seed_salt": game.seed_salt if game else None,
     }
-    return info
 
 
 def standing_names(hub: RoomHub) -> dict[int, str]:
@@ -98,3 +113,27 @@ def state_json(hub: RoomHub, seat: int | None, after_version: int) -> dict[str, 
     msg = state_message(version, view or {}, log, entries)
     msg["room"] = room_info(hub, seat)
     return msg
+
+
+def encode_json(data: Any) -> str:
+    """A message as JSON text (orjson: ~5x faster than the standard library's encoder; the same
+    compact text frames `send_json` sends)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def state_json_text(hub: RoomHub, seat: int | None, after_version: int) -> str:
+    """`state_json`, encoded, made once per (version, room revision, audience, log start,
+    language, half second) and shared by every socket of that audience (ten spectators at the
+    same place receive one encoding)."""
+    game = hub.game
+    now = int(hub.runtime.now() * 2)
+    key = (game.version if game else 0, hub.room_rev, seat, after_version, i18n.current(), now)
+    cache = hub.encoded
+    if cache and next(iter(cache))[:2] != key[:2]:
+        cache.clear()
+    text = cache.get(key)
+    if text is None:
+        if len(cache) > 64:
+            cache.clear()
+        text = cache[key] = encode_json(state_json(hub, seat, after_version))
+    return text

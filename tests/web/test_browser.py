@@ -86,7 +86,10 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
             await expect(page.locator(".ig-round h2")).to_contain_text(re.compile(r"Round \d"))
         heading = await ala.locator(".ig-round h2").inner_text()
         first_round = int(re.findall(r"\d+", heading)[0])
-        next_heading = f"Round {first_round + 1}"
+        # A later round (a round can also end at once when its opening cards are two alike
+        # hazards, so the next one seen may be two rounds on; the deal is random each run).
+        later = "|".join(str(r) for r in range(first_round + 1, 6)) or "none"
+        next_heading = re.compile(rf"Round ({later}) ")
 
         # Spectators see no tents and no buttons; players see their own tent.
         await expect(watcher.locator("#me .choice")).to_have_count(0)

@@ -21,7 +21,7 @@ from app.errors import Refusal
 from app.guard import RateWindow
 from app.i18n import N_
 from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
-from app.realtime.messages import state_json
+from app.realtime.messages import encode_json, state_json_text
 from app.realtime.protocol import (
     Act,
     Chat,
@@ -76,10 +76,10 @@ async def _send(ws: WebSocket, conn: Connection, data: Any) -> None:
         raise TooSlow
     try:
         async with asyncio.timeout(SEND_TIMEOUT):
-            if conn.fmt == "json":
-                await ws.send_json(data)
+            if isinstance(data, str):
+                await ws.send_text(data)  # a fragment, or JSON encoded already
             else:
-                await ws.send_text(data)
+                await ws.send_text(encode_json(data))
     except TimeoutError:
         raise TooSlow from None
 
@@ -104,7 +104,7 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
                 continue
             conn.sent_key = key
             if json_fmt:
-                data = state_json(hub, hub.seat_of(conn.user_id), conn.log_version)
+                data = state_json_text(hub, hub.seat_of(conn.user_id), conn.log_version)
                 conn.log_version = key[0]
             else:
                 data = render.state_html(hub, conn, settings.log_tail)

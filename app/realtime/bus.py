@@ -1,0 +1,132 @@
+"""How several server processes hear of each other's room changes: Redis pub/sub.
+
+With `REDIS_URL` set, every committed room change (a move, a seat or status change, a chat
+line, presence, the lobby list) is published on one channel, and every other process updates
+its cached hub from it and pushes to its own sockets (app/realtime/sync.py). Without it (the
+embedded default) `LocalBus` publishes nothing and one process is the whole server.
+
+Publishing never waits inside a hub's lock: `send` queues the message and one task publishes
+the queue in order, so a room's messages leave in the order of its versions. A process skips
+its own messages (each carries the sender's `origin`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+logger = logging.getLogger("stolik.bus")
+
+CHANNEL = "stolik:rooms"
+QUEUE_LIMIT = 10_000
+"""Messages waiting to be published; past this, Redis is too slow or gone and changes are
+dropped (logged): other processes then catch up on their next version check."""
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class LocalBus:
+    """One process: nothing to tell anyone."""
+
+    origin = "local"
+    enabled = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Nothing to do."""
+
+    async def start(self, handler: Handler) -> None:
+        """Nothing to do."""
+
+    async def stop(self) -> None:
+        """Nothing to do."""
+
+
+class RedisBus:
+    """Publishes this process's room changes and hands other processes' ones to `handler`."""
+
+    enabled = True
+
+    def __init__(self, url: str, channel: str = CHANNEL) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.channel = channel
+        self.origin = secrets.token_hex(6)
+        self.client = aioredis.from_url(url)
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.published = 0
+        self.received = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for every other process (never blocks)."""
+        if self._queue.qsize() >= QUEUE_LIMIT:
+            logger.error("bus queue full; dropping %s", message.get("k"))
+            return
+        self._queue.put_nowait(json.dumps({**message, "o": self.origin}, separators=(",", ":")))
+
+    async def start(self, handler: Handler) -> None:
+        """Subscribe (before anything is served, so no change is missed) and start the
+        publisher and listener tasks."""
+        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.channel)
+        self._tasks = [
+            asyncio.create_task(self._publish_loop()),
+            asyncio.create_task(self._listen_loop(pubsub, handler)),
+        ]
+
+    async def stop(self) -> None:
+        """Publish what is queued (briefly), then stop."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drain(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.client.aclose()
+
+    async def _drain(self) -> None:
+        await self._queue.join()
+
+    async def _publish_loop(self) -> None:
+        while True:
+            data = await self._queue.get()
+            try:
+                await self.client.publish(self.channel, data)
+                self.published += 1
+            except Exception:
+                logger.exception("publishing a room change failed")
+                await asyncio.sleep(0.5)
+            finally:
+                self._queue.task_done()
+
+    async def _listen_loop(self, pubsub: Any, handler: Handler) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    data = json.loads(message["data"])
+                    if data.get("o") == self.origin:
+                        continue
+                    self.received += 1
+                    try:
+                        await handler(data)
+                    except Exception:
+                        logger.exception("applying a room change from another process failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the bus lost Redis; resubscribing")
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(self.channel)
+
+
+def make_bus(url: str, channel: str = CHANNEL) -> LocalBus | RedisBus:
+    """The bus for a REDIS_URL (empty: one process, nothing published)."""
+    return RedisBus(url, channel) if url else LocalBus()

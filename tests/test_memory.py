@@ -1,0 +1,41 @@
+"""The heap is trimmed (memory given back to the OS) once enough connections have closed."""
+
+from __future__ import annotations
+
+from app import memory
+from app.memory import Trimmer
+
+
+def test_trims_once_enough_connections_closed() -> None:
+    trimmer = Trimmer(threshold=3)
+    trimmer.closed_one()
+    trimmer.closed_one()
+    assert not trimmer.maybe_trim()
+    trimmer.closed_one()
+    assert memory._TRIM is not None  # glibc (Debian): malloc_trim is there
+    assert trimmer.maybe_trim()
+    assert (trimmer.trims, trimmer.closed) == (1, 0)
+    assert not trimmer.maybe_trim()
+
+
+async def test_a_connection_mailbox_delivers_in_order_and_wakes_its_reader() -> None:
+    import asyncio
+
+    from app.realtime.hub import Mailbox
+
+    box = Mailbox()
+    reader = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    assert not reader.done() and box.empty()
+    box.put_nowait(("state", None))
+    box.put_nowait(("chat", "hi"))
+    assert await asyncio.wait_for(reader, 1) == ("state", None)
+    assert box.qsize() == 1
+    assert await box.get() == ("chat", "hi")
+    # A reader cancelled while waiting leaves the box usable.
+    waiting = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    box.put_nowait(("presence", None))
+    assert box.get_nowait() == ("presence", None)

@@ -1,0 +1,284 @@
+"""Several server processes on one PostgreSQL database, kept in step by Redis pub/sub.
+
+Each server here is a separate app (its own hubs, its own Redis connections and origin) on its
+own port; every client picks a server at random for each connection and act, as a proxy that
+does not hash tables would. What must hold: every client of both converges to the same
+versions, no version is stored twice, seats are what the database says (no phantom seats),
+joins and starts racing across processes are decided by the database (one wins, the other is
+refused clearly), chat reaches both, an idle hub is evicted and reloads, and a process can
+restart while the other keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from sqlalchemy import func, select
+
+from app.db.models import Move, SeatRow
+from tests.conftest import Server, start_server
+from tests.web.clients import Player, hub_of, make_table
+from tests.web.tables import app_of, stored_game
+
+REDIS_URL = os.environ.get("STOLIK_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+async def _redis_or_skip() -> None:
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        await client.ping()
+    except Exception as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is required in CI but unreachable: {exc}")
+        pytest.skip(f"Redis not reachable: {exc}")
+    finally:
+        await client.aclose()
+
+
+async def _start(pg_url: str, tmp_path: Path, channel: str, name: str) -> Server:
+    data = tmp_path / name
+    data.mkdir(exist_ok=True)
+    return await start_server(
+        pg_url, data, redis_url=REDIS_URL, redis_channel=channel, follower_grace=1.0
+    )
+
+
+@pytest.fixture
+async def pair(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[Server, Server, str]]:
+    """Two servers on one PostgreSQL database and one Redis channel (unique to the test)."""
+    await _redis_or_skip()
+    channel = f"stolik:test:{uuid.uuid4().hex}"
+    one = await _start(pg_url, tmp_path, channel, "one")
+    two = await _start(pg_url, tmp_path, channel, "two")
+    try:
+        yield one, two, channel
+    finally:
+        await asyncio.gather(one.stop(), two.stop())
+
+
+async def post_on(player: Player, server: Server, path: str) -> httpx.Response:
+    """A POST with the player's cookie to `server`."""
+    async with httpx.AsyncClient(
+        base_url=server.url, cookies=player.http.cookies, timeout=10
+    ) as client:
+        return await client.post(path)
+
+
+async def socket_on(player: Player, server: Server, slug: str, code: str | None) -> Player:
+    """Another JSON socket of the same person, on `server`."""
+    twin = Player(server.url, server.ws_url)
+    twin.http.cookies = player.http.cookies
+    await twin.connect(slug, code)
+    return twin
+
+
+def newest_game(servers: list[Server], slug: str) -> Any:
+    """The hub game furthest ahead among the servers (the authority tests read, never change)."""
+    games = [hub_of(app_of(s), slug).game for s in servers]
+    return max((g for g in games if g is not None), key=lambda g: g.version)
+
+
+async def test_two_processes_converge_under_random_routing(
+    pair: tuple[Server, Server, str],
+) -> None:
+    one, two, _ = pair
+    servers = [one, two]
+    rng = random.Random(7)
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo", "Cy", "Di"], start=False)
+    slug, code = table["slug"], table["invite_code"]
+    r = await post_on(players[0], two, f"/api/tables/{slug}/start")
+    assert r.status_code == 200, r.text
+    # Every person has a socket on each process; a spectator watches on each.
+    sockets = {
+        seat: [await socket_on(p, s, slug, code) for s in servers] for seat, p in enumerate(players)
+    }
+    watchers = [await socket_on(Player(s.url, s.ws_url), s, slug, code) for s in servers]
+    everyone = [c for pair_ in sockets.values() for c in pair_] + watchers
+    for client in everyone:
+        await client.wait_version(0)
+    # Chat said on one process is read on the other.
+    await sockets[1][1].send({"type": "chat", "text": "hello from two"})
+    for client in (sockets[0][0], watchers[0]):
+        await client.wait_for(lambda c: any("hello from two" in f for f in c.frames), timeout=10)
+
+    acts = refused = 0
+    for _ in range(400):
+        game = newest_game(servers, slug)
+        if game.over:
+            break
+        seat = rng.choice(sorted(game.engine.to_act(game.state)))
+        client = rng.choice(sockets[seat])
+        if client.version < game.version:
+            await client.wait_version(game.version, timeout=10)
+        action = rng.choice(game.engine.legal_actions(game.state, seat))
+        errors = len(client.errors)
+        await client.act(game.engine.dump_action(action), game.version)
+        acts += 1
+        await client.wait_for(
+            lambda c, v=game.version, e=errors: c.version > v or len(c.errors) > e, timeout=10
+        )
+        refused += len(client.errors) > errors
+    final = newest_game(servers, slug).version
+    assert final > 20
+    for client in everyone:
+        await client.wait_version(final, timeout=15)
+    # One game, one history: every stored version once, and both processes at the same place.
+    _room, game_row, count = await stored_game(one, slug)
+    assert game_row.version == final == count
+    async with app_of(one).state.sessions() as session:
+        seqs = (
+            (await session.execute(select(Move.seq).where(Move.game_id == game_row.id)))
+            .scalars()
+            .all()
+        )
+    assert sorted(seqs) == list(range(1, final + 1))
+    hubs = [hub_of(app_of(s), slug) for s in servers]
+    assert {h.game.version for h in hubs if h.game} == {final}
+    assert hubs[0].game and hubs[1].game
+    assert hubs[0].game.engine.dump(hubs[0].game.state) == game_row.snapshot
+    assert hubs[1].game.engine.dump(hubs[1].game.state) == game_row.snapshot
+    # Each seat's two sockets (one per process) hold the same view; so do the spectators.
+    for seat, (a, b) in sockets.items():
+        assert a.states[-1]["view"] == b.states[-1]["view"], seat
+        assert [s["version"] for s in a.states] == sorted(s["version"] for s in a.states)
+    assert watchers[0].states[-1]["view"] == watchers[1].states[-1]["view"]
+    # Almost every act went through: a refusal is only a race lost to the other process.
+    assert refused <= acts // 4
+    for client in [*everyone, *players]:
+        await client.close()
+
+
+async def test_joins_and_starts_racing_across_processes(
+    pair: tuple[Server, Server, str],
+) -> None:
+    one, two, _ = pair
+    host = await Player(one.url, one.ws_url).login("Host")
+    r = await host.http.post("/api/tables", json={"game": "incan_gold", "seats": 4})
+    slug = r.json()["slug"]
+    # Both processes have the room live before anything races.
+    await hub_of_loaded(one, slug)
+    await hub_of_loaded(two, slug)
+    x = await Player(one.url, one.ws_url).login("X")
+    y = await Player(two.url, two.ws_url).login("Y")
+    # Two people want seat 1 at once, through different processes: one gets it.
+    answers = await asyncio.gather(
+        x.http.post(f"/api/tables/{slug}/join", params={"seat": 1}),
+        y.http.post(f"/api/tables/{slug}/join", params={"seat": 1}),
+    )
+    codes = sorted(a.status_code for a in answers)
+    assert codes[0] == 200 and codes[1] == 409, [a.text for a in answers]
+    lost = next(a for a in answers if a.status_code == 409)
+    assert lost.json()["error"]["code"] in ("seat_taken", "conflict")
+    assert await seat_count(one, slug) == 2
+
+    # The loser sits elsewhere; then a start through one process races a join through the other.
+    loser = x if answers[0].status_code == 409 else y
+    r = await loser.http.post(f"/api/tables/{slug}/join", params={"seat": 2})
+    assert r.status_code == 200, r.text
+    z = await Player(two.url, two.ws_url).login("Z")
+    start, join = await asyncio.gather(
+        host.http.post(f"/api/tables/{slug}/start"),
+        z.http.post(f"/api/tables/{slug}/join", params={"seat": 3}),
+    )
+    assert {start.status_code, join.status_code} <= {200, 409}, (start.text, join.text)
+    if start.status_code == 409:
+        # The join landed between what the start read and its claim: start again.
+        assert start.json()["error"]["code"] == "conflict"
+        r = await post_on(host, two, f"/api/tables/{slug}/start")
+        assert r.status_code == 200, r.text
+    elif join.status_code == 409:
+        assert join.json()["error"]["code"] == "already_started"
+    # (Both 200: the join came first and the game started with Z in it.)
+    # No phantom seat: the game has exactly the seats the database has, on both processes.
+    _room, game_row, _ = await stored_game(one, slug)
+    seats = await seat_count(one, slug)
+    assert game_row.num_players == seats
+    for server in (one, two):
+        hub = await hub_of_loaded(server, slug)
+        await wait_until(lambda h=hub: h.game is not None and len(h.seats) == seats)
+        assert hub.status == "playing"
+    # Starting again, through either process, is a clear refusal, not a server error.
+    for server in (one, two):
+        r = await post_on(host, server, f"/api/tables/{slug}/start")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
+    for p in (host, x, y, z):
+        await p.close()
+
+
+async def test_a_process_restarts_while_the_other_keeps_serving(
+    pair: tuple[Server, Server, str], pg_url: str, tmp_path: Path
+) -> None:
+    one, two, channel = pair
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo", "Cy"])
+    slug = table["slug"]
+    watcher = await socket_on(players[0], one, slug, None)
+    await watcher.wait_version(0)
+    await hub_of_loaded(two, slug)
+    await two.stop()
+    # The game goes on through the process that stayed.
+    for _ in range(3):
+        await play_one(players, one, slug)
+    version = await play_one(players, one, slug)
+    await watcher.wait_version(version)
+    # A new process comes up, loads the current game and serves it; the first one hears it.
+    again = await _start(pg_url, tmp_path, channel, "again")
+    try:
+        moved = await play_one(players, again, slug)
+        assert moved == version + 1
+        await watcher.wait_version(moved, timeout=10)
+        assert hub_of(app_of(one), slug).game.version == moved  # type: ignore[union-attr]
+    finally:
+        await again.stop()
+    await watcher.close()
+    for p in players:
+        await p.close()
+
+
+async def play_one(players: list[Player], server: Server, slug: str) -> int:
+    """The first seat that must act plays its first legal action through a new socket on
+    `server`; returns the version after it."""
+    hub = await hub_of_loaded(server, slug)
+    game = hub.game
+    assert game is not None
+    seat = sorted(game.engine.to_act(game.state))[0]
+    client = await socket_on(players[seat], server, slug, None)
+    await client.wait_version(game.version)
+    action = game.engine.legal_actions(game.state, seat)[0]
+    await client.act(game.engine.dump_action(action), game.version)
+    await client.wait_version(game.version + 1)
+    version = client.version
+    await client.close()
+    return version
+
+
+async def hub_of_loaded(server: Server, slug: str) -> Any:
+    hub = await app_of(server).state.hubs.get(slug)
+    assert hub is not None
+    return hub
+
+
+async def seat_count(server: Server, slug: str) -> int:
+    """Seats of the room as the database has them."""
+    hub = await hub_of_loaded(server, slug)
+    async with app_of(server).state.sessions() as session:
+        count = await session.execute(
+            select(func.count()).select_from(SeatRow).where(SeatRow.room_id == hub.room_id)
+        )
+    return int(count.scalar_one())
+
+
+async def wait_until(predicate: Any, timeout: float = 10.0) -> None:
+    async def loop() -> None:
+        while not predicate():  # noqa: ASYNC110 (polls state the servers own)
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(loop(), timeout)
