@@ -9,6 +9,15 @@ sampled world). The action with the best mean value wins the vote.
 Budgets are counted in engine steps (applied actions), not seconds, so the same seed gives the
 same choice on any machine; a playout longer than `playout_cap` steps is cut short and valued
 by `evaluation.estimate`.
+
+With `Budget.tree` (the hard level) the seat's own later decisions are searched too, instead of
+being played at random in the playouts: each iteration walks a tree whose nodes are the seat's
+later decision points, keyed by everything the seat's view shows there (so a node is an
+information set: worlds that look the same to the seat share it, and nothing hidden from the
+seat tells nodes apart). Rivals still move at random between the seat's decisions. UCB1 at a
+node counts only the iterations in which an action was available (its "availability"), as in
+Cowling, Powley and Whitehouse's information-set MCTS. A tree learns plans such as "press on
+now, turn back if a second hazard shows", which random playouts undervalue whatever the budget.
 """
 
 from __future__ import annotations
@@ -35,12 +44,14 @@ class Budget:
     """Longest playout before it is cut short and estimated."""
     exploration: float = 0.7
     """UCB1's exploration constant (values are about 0..1.2)."""
+    tree: bool = False
+    """Search the seat's own later decisions in a tree keyed by its view (see above)."""
 
 
 BUDGETS: dict[str, Budget] = {
     "easy": Budget(determinizations=3, steps=400, playout_cap=60),
     "normal": Budget(determinizations=6, steps=3_000, playout_cap=100),
-    "hard": Budget(determinizations=12, steps=12_000, playout_cap=160),
+    "hard": Budget(determinizations=12, steps=12_000, playout_cap=160, tree=True),
 }
 """Every level a server offers, weakest first."""
 
@@ -80,6 +91,10 @@ def choose_action(
     samples = max(1, round(budget.determinizations * min(1.0, scale * 4)))
     steps_left = max(samples * len(actions), round(budget.steps * scale))
     per_sample = max(1, steps_left // samples)
+    if budget.tree:
+        return actions[
+            index[_tree_search(engine, state, seat, texts, budget, rng, samples, steps_left)]
+        ]
     for _ in range(samples):
         world = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
         here = {engine.action_text(a): a for a in engine.legal_actions(world, seat)}
@@ -95,6 +110,114 @@ def choose_action(
     best = max(range(len(actions)), key=lambda i: totals[i] / visits[i] if visits[i] else -1.0)
     assert texts[best] in index
     return actions[best]
+
+
+class _Node:
+    """One of the seat's decision points in the tree: statistics per action text."""
+
+    __slots__ = ("avail", "totals", "visits")
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+        self.visits: dict[str, int] = {}
+        self.avail: dict[str, int] = {}
+
+    def pick(self, texts: list[str], c: float) -> str:
+        """UCB1 over the actions available here in this world (availability counts)."""
+        for text in texts:
+            self.avail[text] = self.avail.get(text, 0) + 1
+        for text in texts:
+            if not self.visits.get(text):
+                return text
+
+        def score(text: str) -> float:
+            n = self.visits[text]
+            return self.totals[text] / n + c * math.sqrt(math.log(self.avail[text]) / n)
+
+        return max(texts, key=score)
+
+    def update(self, text: str, value: float) -> None:
+        """Count one iteration's value for the action taken here."""
+        self.totals[text] = self.totals.get(text, 0.0) + value
+        self.visits[text] = self.visits.get(text, 0) + 1
+
+
+def _tree_search(
+    engine: AnyEngine,
+    state: Any,
+    seat: Seat,
+    texts: list[str],
+    budget: Budget,
+    rng: Rng,
+    samples: int,
+    steps: int,
+) -> str:
+    """Information-set search over the seat's own decisions; returns the root action's text
+    (the most visited one, ties to the better mean, then to the legal actions' order)."""
+    root = _Node()
+    nodes: dict[str, _Node] = {}
+    per_sample = max(1, steps // samples)
+    for _ in range(samples):
+        world = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
+        spent = 0
+        while spent < per_sample:
+            spent += _iterate(engine, world, seat, root, nodes, rng, budget)
+    order = {text: i for i, text in enumerate(texts)}
+
+    def rank(text: str) -> tuple[int, float, int]:
+        n = root.visits.get(text, 0)
+        return (n, root.totals.get(text, 0.0) / n if n else -1.0, -order[text])
+
+    return max((t for t in texts if t in order), key=rank)
+
+
+def _iterate(
+    engine: AnyEngine,
+    world: Any,
+    seat: Seat,
+    root: _Node,
+    nodes: dict[str, _Node],
+    rng: Rng,
+    budget: Budget,
+) -> int:
+    """One iteration in a sampled world: down the tree of the seat's decisions (rivals at
+    random in between), one new node, a random playout, and the value backed up the path.
+    Returns the engine steps it cost (a view for a node key counts as one)."""
+    path: list[tuple[_Node, str]] = []
+    node, state, steps, cap = root, world, 0, budget.playout_cap
+    value: float | None = None
+    while value is None:
+        here = {engine.action_text(a): a for a in engine.legal_actions(state, seat)}
+        text = node.pick(list(here), budget.exploration)
+        path.append((node, text))
+        state = engine.apply(state, seat, here[text]).state
+        steps += 1
+        # Rivals (and chance) move until the seat decides again or the game ends.
+        while (value := final_value(engine, state, seat)) is None and steps < cap:
+            acting = sorted(engine.to_act(state))
+            mover = acting[rng.randbelow(len(acting))]
+            if mover == seat:
+                break
+            options = engine.legal_actions(state, mover)
+            state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+            steps += 1
+        if value is not None:
+            break
+        if steps >= cap:
+            value = estimate(engine, state, seat, _players(state))
+            break
+        key = repr(engine.view(state, seat))
+        steps += 1
+        found = nodes.get(key)
+        if found is None:
+            nodes[key] = _Node()
+            value, used = _playout(engine, state, seat, rng, max(1, cap - steps))
+            steps += used
+            break
+        node = found
+    for visited, text in path:
+        visited.update(text, value)
+    return steps
 
 
 def _pick(arms: list[int], totals: list[float], visits: list[int], c: float) -> int:

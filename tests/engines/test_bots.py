@@ -31,21 +31,24 @@ def test_levels_are_ordered_by_budget() -> None:
     assert worlds == sorted(worlds)
 
 
+@pytest.mark.parametrize("level", ["easy", "hard"])
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
-def test_bot_plays_legal_reproducible_moves(game_id: str) -> None:
-    """At positions spread over a game: a legal action, the same one for the same seed."""
+def test_bot_plays_legal_reproducible_moves(game_id: str, level: str) -> None:
+    """At positions spread over a game: a legal action, the same one for the same seed (easy:
+    flat search; hard: the tree over the seat's own decisions)."""
     engine = REGISTRY[game_id]
     for state in _positions(engine):
         seat = min(engine.to_act(state))
         legal = [engine.action_text(a) for a in engine.legal_actions(state, seat)]
-        first = choose_action(engine, state, seat, level="easy", seed=17, scale=SCALE)
-        again = choose_action(engine, state, seat, level="easy", seed=17, scale=SCALE)
+        first = choose_action(engine, state, seat, level=level, seed=17, scale=SCALE)
+        again = choose_action(engine, state, seat, level=level, seed=17, scale=SCALE)
         assert engine.action_text(first) in legal
         assert engine.action_text(again) == engine.action_text(first)
 
 
+@pytest.mark.parametrize("level", ["easy", "hard"])
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
-def test_bot_choice_ignores_what_its_seat_cannot_see(game_id: str) -> None:
+def test_bot_choice_ignores_what_its_seat_cannot_see(game_id: str, level: str) -> None:
     """Two states that differ only in the seat's hidden information (one re-dealt by
     `determinize`) give the same choice with the same seed."""
     engine = REGISTRY[game_id]
@@ -53,8 +56,8 @@ def test_bot_choice_ignores_what_its_seat_cannot_see(game_id: str) -> None:
     for state in _positions(engine, every=13):
         for seat in sorted(engine.to_act(state)):
             other = engine.determinize(state, seat, rng)
-            a = choose_action(engine, state, seat, level="easy", seed=99, scale=SCALE)
-            b = choose_action(engine, other, seat, level="easy", seed=99, scale=SCALE)
+            a = choose_action(engine, state, seat, level=level, seed=99, scale=SCALE)
+            b = choose_action(engine, other, seat, level=level, seed=99, scale=SCALE)
             assert engine.action_text(a) == engine.action_text(b)
 
 
