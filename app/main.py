@@ -25,7 +25,7 @@ from app import logs
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import (
-    autocommit_engine,
+    MoveWriter,
     head_revision,
     make_engine,
     make_session_factory,
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         app.state.sessions = make_session_factory(engine)
         hubs = Hubs(app.state.sessions, runtime)
         hubs.evict_after = settings.hub_evict_after
-        hubs.autocommit = autocommit_engine(engine)
+        hubs.writer = await MoveWriter.open(url, settings.db_pool_size // 2)
         app.state.hubs = hubs
         await bus.start(hubs.follow)
         await hubs.resume()
@@ -85,6 +85,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
             await ticker
         await hubs.shutdown()
         await bus.stop()
+        if hubs.writer is not None:
+            await hubs.writer.close()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

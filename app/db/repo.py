@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+import asyncpg
+import orjson
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n
 from app.db.models import (
@@ -288,7 +290,7 @@ class MoveRecord:
     clock: dict[str, Any] | None = None
 
     def params(self, result: dict[str, Any] | None, now: datetime) -> dict[str, Any]:
-        """The bound parameters of the move statements (`_RECORD_MOVE`, `_RECORD_MOVE_AT_ONCE`)."""
+        """The bound parameters of `_RECORD_MOVE`."""
         return {
             "game_id": self.game_id,
             "from_version": self.from_version,
@@ -332,33 +334,45 @@ async def record_move(
     return True
 
 
-_MOVES: Table = Move.__table__  # type: ignore[assignment]
-_MOVED = _RECORD_MOVE.returning(_GAMES.c.id).cte("moved")
-_RECORD_MOVE_AT_ONCE = (
-    insert(_MOVES)
-    .from_select(
-        ["game_id", "seq", "seat", "action", "events", "created_at"],
-        select(
-            _MOVED.c.id,
-            bindparam("version"),
-            bindparam("seat"),
-            bindparam("action", type_=_MOVES.c.action.type),
-            bindparam("events", type_=_MOVES.c.events.type),
-            bindparam("updated_at", type_=_MOVES.c.created_at.type),
-        ),
-    )
-    .returning(_MOVES.c.id)
+_RECORD_MOVE_AT_ONCE = """
+WITH moved AS (
+    UPDATE games
+    SET version = $1, snapshot = $6::json, status = 'playing', result = NULL,
+        clock = $7::json, updated_at = $5
+    WHERE games.id = $8 AND games.version = $9
+    RETURNING games.id
 )
+INSERT INTO moves (game_id, seq, seat, action, events, created_at)
+SELECT moved.id, $1, $2, $3::json, $4::json, $5 FROM moved
+RETURNING moves.id
+"""
 """PostgreSQL: the conditional snapshot UPDATE and the move's INSERT as ONE statement (a
-data-modifying CTE: no row is inserted unless the version matched), atomic on its own."""
+data-modifying CTE: no row is inserted unless the version matched), atomic on its own. The
+same columns as `record_move` writes; asyncpg prepares it once per connection."""
 
 
-async def record_move_at_once(conn: AsyncConnection, move: MoveRecord) -> bool:
+def _json(value: Any) -> str | None:
+    return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> bool:
     """`record_move` for a move that changes nothing else (no result, no table note), as one
-    statement on an AUTOCOMMIT connection (PostgreSQL): no BEGIN and COMMIT round trips.
+    statement on an asyncpg connection outside any transaction (PostgreSQL): no BEGIN and
+    COMMIT round trips, and none of SQLAlchemy's per-statement work (a move's hottest path).
     Returns False when another writer got there first."""
-    result = await conn.execute(_RECORD_MOVE_AT_ONCE, move.params(None, utcnow()))
-    return result.first() is not None
+    row = await conn.fetchrow(
+        _RECORD_MOVE_AT_ONCE,
+        move.from_version + 1,
+        move.seat,
+        _json(move.action),
+        _json(move.events),
+        utcnow(),
+        _json(move.snapshot),
+        _json(move.clock),
+        move.game_id,
+        move.from_version,
+    )
+    return row is not None
 
 
 async def set_game_clock(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import asyncpg
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -16,6 +18,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.core.config import ROOT
+from app.db.repo import MoveRecord, record_move_at_once
 
 SessionFactory = async_sessionmaker[AsyncSession]
 
@@ -43,12 +46,35 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 20) -> AsyncE
     )
 
 
-def autocommit_engine(engine: AsyncEngine) -> AsyncEngine | None:
-    """PostgreSQL: the same pool in AUTOCOMMIT mode, for single-statement writes (a move);
-    None for SQLite (its moves keep their transaction)."""
-    if engine.dialect.name != "postgresql":
-        return None
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
+class MoveWriter:
+    """PostgreSQL: a small asyncpg pool of its own for the move path's one-statement writes
+    (`repo.record_move_at_once`), outside SQLAlchemy: a checkout, AUTOCOMMIT and a compiled
+    statement through SQLAlchemy cost about twice the CPU of the statement itself, and a
+    move is the one write every table makes every few seconds. Everything else keeps the
+    SQLAlchemy engine. A dead connection fails one move; the pool replaces it."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, size: int) -> MoveWriter | None:
+        """A writer for a PostgreSQL `url` (SQLAlchemy form), None for SQLite."""
+        parsed = make_url(url)
+        if parsed.get_backend_name() != "postgresql":
+            return None
+        dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max(1, size))
+        return cls(pool)
+
+    async def record(self, move: MoveRecord) -> bool:
+        """Store one plain move (see `repo.record_move_at_once`); False if another writer got
+        there first."""
+        async with self.pool.acquire() as conn:
+            return await record_move_at_once(conn, move)
+
+    async def close(self) -> None:
+        """Close the pool's connections."""
+        await self.pool.close()
 
 
 def make_session_factory(engine: AsyncEngine) -> SessionFactory:

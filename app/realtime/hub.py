@@ -29,10 +29,11 @@ from datetime import UTC
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import bots, clocks, i18n
 from app.db import repo
+from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
 from app.memory import Trimmer
@@ -230,7 +231,7 @@ class RoomHub:
     ) -> None:
         self.sessions = sessions
         self.runtime = runtime or Runtime()
-        self.autocommit: AsyncEngine | None = None
+        self.writer: MoveWriter | None = None
         """PostgreSQL in AUTOCOMMIT mode: a plain move is one statement (repo)."""
         self.lock = asyncio.Lock()
         self.room_id: int = room.id
@@ -955,9 +956,8 @@ class RoomHub:
             clock=clock,
         )
         started = time.perf_counter()
-        if self.autocommit is not None and not notes and not away and result is None:
-            async with self.autocommit.connect() as conn:
-                ok = await repo.record_move_at_once(conn, move)
+        if self.writer is not None and not notes and not away and result is None:
+            ok = await self.writer.record(move)
         else:
             ok = await self._record(move, result, notes, away)
         self.runtime.metrics.db_time.observe(time.perf_counter() - started)
@@ -1380,8 +1380,8 @@ class Hubs:
         self._hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self.evict_after = 600.0
-        self.autocommit: AsyncEngine | None = None
-        """PostgreSQL in AUTOCOMMIT mode, handed to every hub (session.autocommit_engine)."""
+        self.writer: MoveWriter | None = None
+        """PostgreSQL: the move path's own asyncpg pool, handed to every hub."""
         self.lobby: set[Connection] = set()
         self.runtime.metrics.watch(lambda: self)
 
@@ -1401,7 +1401,7 @@ class Hubs:
                 if room is None:
                     return None
                 hub = RoomHub(self.sessions, room, self.runtime)
-                hub.autocommit = self.autocommit
+                hub.writer = self.writer
                 await hub.load(session)
             hub.on_lobby_change = self._lobby_here
             self._hubs[slug] = hub
