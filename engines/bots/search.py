@@ -10,14 +10,16 @@ Budgets are counted in engine steps (applied actions), not seconds, so the same 
 same choice on any machine; a playout longer than `playout_cap` steps is cut short and valued
 by `evaluation.estimate`.
 
-With `Budget.tree` (the hard level) the seat's own later decisions are searched too, instead of
-being played at random in the playouts: each iteration walks a tree whose nodes are the seat's
-later decision points, keyed by everything the seat's view shows there (so a node is an
-information set: worlds that look the same to the seat share it, and nothing hidden from the
-seat tells nodes apart). Rivals still move at random between the seat's decisions. UCB1 at a
-node counts only the iterations in which an action was available (its "availability"), as in
-Cowling, Powley and Whitehouse's information-set MCTS. A tree learns plans such as "press on
-now, turn back if a second hazard shows", which random playouts undervalue whatever the budget.
+With `Budget.tree` (the hard level) the later decisions are searched too, instead of being
+played at random: each iteration walks a tree of decision points, keyed by everything the
+searching seat's view shows there and by who decides (so a node is one of the seat's
+information sets: sampled worlds that look the same to the seat share it, and nothing hidden
+from the seat tells nodes apart). At its own nodes the seat picks for its own value; at a
+rival's node the rival picks for the rival's value (single-observer information-set MCTS,
+Cowling, Powley and Whitehouse 2012). UCB1 at a node counts only the iterations in which an
+action was available. A tree learns plans such as "press on now, turn back if a second hazard
+shows" and expects rivals to play for themselves, which random playouts cannot, whatever
+their budget. The move played is the root's most visited action.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ class Budget:
     exploration: float = 0.7
     """UCB1's exploration constant (values are about 0..1.2)."""
     tree: bool = False
-    """Search the seat's own later decisions in a tree keyed by its view (see above)."""
+    """Search later decisions in a tree keyed by the seat's view (see above) instead of
+    playing them at random."""
 
 
 BUDGETS: dict[str, Budget] = {
@@ -152,7 +155,7 @@ def _tree_search(
     samples: int,
     steps: int,
 ) -> str:
-    """Information-set search over the seat's own decisions; returns the root action's text
+    """Information-set tree search (see the module's docstring); returns the root action's text
     (the most visited one, ties to the better mean, then to the legal actions' order)."""
     root = _Node()
     nodes: dict[str, _Node] = {}
@@ -180,44 +183,51 @@ def _iterate(
     rng: Rng,
     budget: Budget,
 ) -> int:
-    """One iteration in a sampled world: down the tree of the seat's decisions (rivals at
-    random in between), one new node, a random playout, and the value backed up the path.
-    Returns the engine steps it cost (a view for a node key counts as one)."""
-    path: list[tuple[_Node, str]] = []
-    node, state, steps, cap = root, world, 0, budget.playout_cap
-    value: float | None = None
-    while value is None:
-        here = {engine.action_text(a): a for a in engine.legal_actions(state, seat)}
+    """One iteration in a sampled world: down the tree (a rival's node is keyed by what the
+    searching seat sees there and who moves, and picks for that rival's own value), one new
+    node, a random playout from it, and each decider's value backed up the path. Returns
+    the engine steps it cost (a view for a node key counts as one)."""
+    path: list[tuple[_Node, str, Seat]] = []
+    node, state, mover, steps, cap = root, world, seat, 0, budget.playout_cap
+    while True:
+        here = {engine.action_text(a): a for a in engine.legal_actions(state, mover)}
         text = node.pick(list(here), budget.exploration)
-        path.append((node, text))
-        state = engine.apply(state, seat, here[text]).state
+        path.append((node, text, mover))
+        state = engine.apply(state, mover, here[text]).state
         steps += 1
-        # Rivals (and chance) move until the seat decides again or the game ends.
-        while (value := final_value(engine, state, seat)) is None and steps < cap:
-            acting = sorted(engine.to_act(state))
-            mover = acting[rng.randbelow(len(acting))]
-            if mover == seat:
-                break
-            options = engine.legal_actions(state, mover)
-            state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
-            steps += 1
-        if value is not None:
+        if engine.outcome(state) is not None or steps >= cap:
             break
-        if steps >= cap:
-            value = estimate(engine, state, seat, _players(state))
-            break
-        key = repr(engine.view(state, seat))
+        acting = sorted(engine.to_act(state))
+        mover = acting[rng.randbelow(len(acting))]
+        key = f"{mover}:{engine.view(state, seat)!r}"
         steps += 1
         found = nodes.get(key)
         if found is None:
             nodes[key] = _Node()
-            value, used = _playout(engine, state, seat, rng, max(1, cap - steps))
+            state, used = _rollout(engine, state, rng, max(1, cap - steps))
             steps += used
             break
         node = found
-    for visited, text in path:
-        visited.update(text, value)
+    players = _players(state)
+    values: dict[Seat, float] = {}
+    for visited, text, who in path:
+        if who not in values:
+            final = final_value(engine, state, who)
+            values[who] = final if final is not None else estimate(engine, state, who, players)
+        visited.update(text, values[who])
     return steps
+
+
+def _rollout(engine: AnyEngine, state: Any, rng: Rng, cap: int) -> tuple[Any, int]:
+    """Random play to the end or `cap` steps: the last state and the steps taken."""
+    for step in range(cap):
+        if engine.outcome(state) is not None:
+            return state, step
+        acting = sorted(engine.to_act(state))
+        mover = acting[rng.randbelow(len(acting))]
+        options = engine.legal_actions(state, mover)
+        state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+    return state, cap
 
 
 def _pick(arms: list[int], totals: list[float], visits: list[int], c: float) -> int:
