@@ -314,10 +314,16 @@ class IncanGold(Engine[State, Any, Options]):
         new.future_artifacts = rng.shuffled(sorted(new.future_artifacts))
         if new.over:
             return new
+        # Others' tents: the seat knows only its own and how many rounds have been banked, so
+        # each is drawn around what the seat itself holds (floored by a modest 4 gems a
+        # round): all 0 before the first round ends, and of a plausible size later. A flat
+        # 0..199 made every win estimate mostly noise, whatever the bot searched.
+        mine = new.players[seat].tent if seat is not None else 0
+        spread = 2 * max(mine, 4 * len(new.rounds)) + 1
         for s, p in enumerate(new.players):
             if s == seat:
                 continue
-            p.tent = rng.randbelow(200)
+            p.tent = rng.randbelow(spread)
             if p.choice is not None:
                 p.choice = "torch" if rng.randbelow(2) else "camp"
         return new
