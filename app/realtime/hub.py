@@ -182,6 +182,23 @@ class Connection:
 COALESCED = frozenset({"state", "presence"})
 
 
+@dataclass(frozen=True, slots=True)
+class NextVersion:
+    """A committed move, ready to become the hub's next version (made by this process's move
+    path or followed from another process's)."""
+
+    seat: Seat
+    step: Step[Any]
+    prompts: dict[Seat, list[str]]
+    """Every seat's prompt after the move (`RoomHub._prompts_after`)."""
+    changed: set[Seat]
+    """Seats whose prompt changed: they are asked a new question at the new version."""
+    clock: dict[str, Any] | None
+    notes: list[Event]
+    away: bool
+    """The seat ran out of time too often and is now played by a bot."""
+
+
 @dataclass
 class GameLive:
     """The cached game of a room."""
@@ -964,7 +981,9 @@ class RoomHub:
         if not ok:
             await self.reload_game()
             raise Refusal("conflict", N_("Another server changed this game; retry."))
-        self._committed(game, seat, action, step, after, changed, clock, notes, away, timed_out)
+        self._committed(
+            game, action, NextVersion(seat, step, after, changed, clock, notes, away), timed_out
+        )
         return game.version
 
     async def _record(
@@ -989,21 +1008,10 @@ class RoomHub:
                     await repo.set_room(session, self.room_id, status="finished")
         return ok
 
-    def _committed(
-        self,
-        game: GameLive,
-        seat: Seat,
-        action: Any,
-        step: Step[Any],
-        after: dict[Seat, list[str]],
-        changed: set[Seat],
-        clock: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-        timed_out: bool,
-    ) -> None:
+    def _committed(self, game: GameLive, action: Any, nxt: NextVersion, timed_out: bool) -> None:
         """After the commit: count and log the move, tell the other processes, advance."""
         engine = game.engine
+        seat = nxt.seat
         new_version = game.version + 1
         self.runtime.metrics.moves.labels(engine.spec.id).inc()
         logger.info(
@@ -1024,38 +1032,29 @@ class RoomHub:
             v=new_version,
             seat=seat,
             a=engine.dump_action(action),
-            clock=clock,
-            notes=[note.to_json() for note in notes],
-            away=away,
-            lobby=engine.outcome(step.state) is not None or clock is not None,
+            clock=nxt.clock,
+            notes=[note.to_json() for note in nxt.notes],
+            away=nxt.away,
+            lobby=engine.outcome(nxt.step.state) is not None or nxt.clock is not None,
         )
-        self._advance(seat, step, after, changed, clock, notes, away)
+        self._advance(nxt)
 
-    def _advance(
-        self,
-        seat: Seat,
-        step: Step[Any],
-        after: dict[Seat, list[str]],
-        changed: set[Seat],
-        clock: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> None:
+    def _advance(self, nxt: NextVersion) -> None:
         """Make a committed move the hub's new version and tell every connection (the move
         path's tail, also for a move another process committed)."""
         game = self.game
         assert game is not None
         new_version = game.version + 1
-        game.state = step.state
+        game.state = nxt.step.state
         game.version = new_version
-        game.prompts = after
-        game.clock = clock
-        game.log.extend((new_version, e) for e in step.events)
-        game.log.extend((new_version, note) for note in notes)
-        for s in changed:
+        game.prompts = nxt.prompts
+        game.clock = nxt.clock
+        game.log.extend((new_version, e) for e in nxt.step.events)
+        game.log.extend((new_version, note) for note in nxt.notes)
+        for s in nxt.changed:
             game.prompt_version[s] = new_version
-        if away:
-            self.seats[seat] = replace(self.seats[seat], control="away")
+        if nxt.away:
+            self.seats[nxt.seat] = replace(self.seats[nxt.seat], control="away")
             self.room_rev += 1
         if game.over:
             self.status = "finished"
@@ -1116,7 +1115,9 @@ class RoomHub:
             return False
         after, changed = self._prompts_after(game, seat, step)
         notes = [Event.from_json(n) for n in msg["notes"]]
-        self._advance(seat, step, after, changed, msg["clock"], notes, bool(msg["away"]))
+        self._advance(
+            NextVersion(seat, step, after, changed, msg["clock"], notes, bool(msg["away"]))
+        )
         return True
 
     def _remote_presence(self, origin: str, seats: set[Seat]) -> None:

@@ -171,7 +171,7 @@ def _tree_search(
         n = root.visits.get(text, 0)
         return (n, root.totals.get(text, 0.0) / n if n else -1.0, -order[text])
 
-    return max((t for t in texts if t in order), key=rank)
+    return max(texts, key=rank)
 
 
 def _iterate(
