@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from engines.core import GameOver, IllegalAction, MalformedAction, NotYourTurn, Rng
 from engines.incan_gold import ENGINE
 from engines.incan_gold.cards import ARTIFACTS, CARDS, HAZARDS, TREASURES
-from engines.incan_gold.rules import Camp, PathCard, Player, State, Torch, split
+from engines.incan_gold.rules import Camp, PathCard, Player, RoundSummary, State, Torch, split
 
 
 def treasure(value: int) -> int:
@@ -247,6 +247,29 @@ def test_tents_are_secret_until_the_end() -> None:
     assert ENGINE.view(state, None)["players"][1]["tent"] is None
     state.over = True
     assert ENGINE.view(state, None)["players"][1]["tent"] == 17
+
+
+def test_determinize_guesses_tents_from_what_the_seat_knows() -> None:
+    """Others' tents are invented (secret), but plausibly: all 0 before any round is banked,
+    then within twice the larger of the seat's own tent and 4 gems per banked round; the
+    seat's own tent is kept."""
+    state = position(3, [treasure(5)], path=[treasure(3)])
+    state.players[1].tent, state.players[2].tent = 9, 12
+    for k in range(20):
+        world = ENGINE.determinize(state, 0, Rng.from_seed(k))
+        assert [p.tent for p in world.players] == [0, 0, 0]
+    state.rounds = [RoundSummary(round=1, ended_by="all_left")] * 2
+    state.round = 3
+    state.players[0].tent = 30
+    seen: set[int] = set()
+    for k in range(200):
+        world = ENGINE.determinize(state, 0, Rng.from_seed(k))
+        assert world.players[0].tent == 30
+        seen.update(p.tent for p in world.players[1:])
+    assert max(seen) <= 60 and len(seen) > 20
+    state.players[0].tent = 0
+    worlds = [ENGINE.determinize(state, 0, Rng.from_seed(k)) for k in range(200)]
+    assert max(p.tent for w in worlds for p in w.players[1:]) <= 16
 
 
 def test_refusals_change_nothing() -> None:
