@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
@@ -16,12 +19,59 @@ from app.realtime.messages import room_info, standing_names
 from engines import ENGINES, REGISTRY
 from engines.core import Phrase
 
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+_DICT_ATTRS = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    """Jinja's environment with a fast path for `obj.key` on a plain dict (engine views are
+    dicts): Jinja tries the attribute first and a dict has none, so every `view.players` cost
+    a raised and caught AttributeError. Same result: a dict's own methods (`names.get`) still
+    win over its keys, and a missing key is undefined."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRS:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+# Templates are read once per process (no stat of the file on every render); restart the
+# server to see an edited template.
+templates = Jinja2Templates(
+    env=_Environment(
+        loader=FileSystemLoader(str(ROOT / "templates")), autoescape=True, auto_reload=False
+    )
+)
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
+_TRANSLATED: dict[tuple[str, str], Markup] = {}
+
+
+@pass_context
+def _gettext(context: Context, message: str, **variables: Any) -> str:
+    """Jinja's new-style `_()`/`gettext` with the translated, escaped text of a message
+    without variables kept per language: a table page calls it hundreds of times per
+    render, and each call went through two context calls, a catalogue lookup and a format."""
+    if variables or not context.eval_ctx.autoescape:
+        rv = i18n.gettext(message)
+        return (Markup(rv) if context.eval_ctx.autoescape else rv) % variables
+    key = (i18n.current(), message)
+    cached = _TRANSLATED.get(key)
+    if cached is None:
+        if len(_TRANSLATED) > 20_000:  # messages are a finite catalogue; bound it anyway
+            _TRANSLATED.clear()
+        # Formatted with no variables, as Jinja does, so "%%" reads "%" either way.
+        cached = _TRANSLATED[key] = Markup(i18n.gettext(message)) % {}
+    return cached
+
+
+templates.env.globals["gettext"] = _gettext
+templates.env.globals["_"] = _gettext
 templates.env.globals["languages"] = i18n.LANGUAGES
 
 
@@ -111,9 +161,9 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
 
     Templates get a narrow context, never the hub or a state: `room` (public facts, see
     `app.realtime.messages.room_info`), `view` (the engine's view for `seat`), `seat`,
-    `is_host`, `version`, `log` (lines this seat may read), `names` (display names by seat)
-    and `catalogue` (the game's public card data) — nothing else about the person, so one
-    rendering serves every socket of the same audience.
+    `is_host`, `version`, `log_html` (the log lines this seat may read), `names` (display
+    names by seat) and `catalogue` (the game's public card data) — nothing else about the
+    person, so one rendering serves every socket of the same audience.
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
@@ -129,6 +179,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     if cached is not None:
         return cached
     view = game.view(seat) if game else None
+    log = hub.log_for(seat, last=settings_log_tail)
     ctx = {
         "room": room_info(hub, seat),
         "catalogue": hub.engine.catalogue(),
@@ -136,7 +187,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "is_host": is_host,
         "version": version,
         "view": view,
-        "log": hub.log_for(seat, last=settings_log_tail),
+        "log_html": log_html(hub, key[:2], log),
         "names": standing_names(hub),
         "bot_levels": bots.LEVELS,
     }
@@ -145,6 +196,31 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         hub.rendered.clear()
     hub.rendered[key] = html
     return html
+
+
+_LOG_ITEMS: dict[str, str] = {}
+
+
+def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
+    """The log fragment for these lines (newest first). Each line is escaped into its `<li>`
+    once, not per audience and move (a long game's log is up to `log_tail` lines and only
+    the newest change), and a list of lines is rendered once per language at this (version,
+    room revision) `state`, so audiences that read the same lines share it."""
+    key = (*state, "log", i18n.current(), tuple(lines))
+    cached = hub.rendered.get(key)
+    if cached is None:
+        if len(_LOG_ITEMS) > 50_000:
+            _LOG_ITEMS.clear()
+        items = []
+        for line in reversed(lines):
+            item = _LOG_ITEMS.get(line)
+            if item is None:
+                item = _LOG_ITEMS[line] = f"<li>{escape(line)}</li>"
+            items.append(item)
+        cached = hub.rendered[key] = templates.env.get_template("partials/log.html").render(
+            {"items": Markup("".join(items))}
+        )
+    return Markup(cached)
 
 
 def presence_html(hub: RoomHub, conn: Connection) -> str:
