@@ -5,6 +5,12 @@ The signed session cookie holds `uid` (the person) and `sid` (this browser's row
 Signing in — a new guest, or a one-time link from another device — always starts a new device
 id (session rotation: a cookie captured before sign-in is worth nothing after). Cookies from
 before devices existed carry only `uid`; their first page request registers the device.
+
+Each process remembers a checked device for a few seconds (`Known`), so the requests and
+sockets of a burst (a table being set up, a rematch) do not each read the device and the
+person again. A change to a person (signed-out device, new name, language) forgets them at
+once in this process and, over the bus, in the others; `Known.SECONDS` bounds how long a
+process that missed the message can trust what it saw.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import MutableMapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,15 +33,74 @@ LINK_LIFETIME = 600.0
 """A one-time device link is good for 10 minutes."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    user_id: int
+    name: str
+    language: str | None
+    created_at: datetime
+    last_seen: float
+    until: float
+
+
+class Known:
+    """Devices this process checked lately, by device id, with their person's row."""
+
+    SECONDS = 10.0
+    """How long a check is trusted without a word from the bus."""
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._devices: dict[str, _Seen] = {}
+
+    def get(self, sid: str, uid: int, now: float) -> User | None:
+        """The person of device `sid` (cookie person `uid`) if checked less than `SECONDS`
+        ago and not due for a `last_seen` note; else None (check the database)."""
+        seen = self._devices.get(sid)
+        if seen is None or seen.user_id != uid:
+            return None
+        if now >= seen.until or now - seen.last_seen > TOUCH_EVERY:
+            del self._devices[sid]
+            return None
+        # A new row object each time: requests never share (or attach) one instance.
+        return User(
+            id=seen.user_id, name=seen.name, language=seen.language, created_at=seen.created_at
+        )
+
+    def put(self, sid: str, user: User, last_seen: float, now: float) -> None:
+        """Remember that device `sid` is `user`'s and in use."""
+        if len(self._devices) >= self.LIMIT:
+            self._devices.clear()
+        self._devices[sid] = _Seen(
+            user.id, user.name, user.language, user.created_at, last_seen, now + self.SECONDS
+        )
+
+    def forget(self, user_id: int) -> None:
+        """Check every device of `user_id` in the database again (something changed)."""
+        for sid in [k for k, v in self._devices.items() if v.user_id == user_id]:
+            del self._devices[sid]
+
+
 async def resolve(
-    cookie: MutableMapping[str, Any], db: AsyncSession, now: float, agent: str, *, upgrade: bool
+    cookie: MutableMapping[str, Any],
+    db: AsyncSession,
+    now: float,
+    agent: str,
+    *,
+    upgrade: bool,
+    known: Known | None = None,
 ) -> User | None:
     """The person behind `cookie`, or None (then a stale cookie is emptied). `upgrade`: a
-    cookie without a device gets one (HTTP requests only, where the cookie can be re-set)."""
+    cookie without a device gets one (HTTP requests only, where the cookie can be re-set).
+    `known`: this process's recent checks, used and kept up to date."""
     uid = cookie.get("uid")
     if not isinstance(uid, int):
         return None
     sid = cookie.get("sid")
+    if known is not None and isinstance(sid, str):
+        user = known.get(sid, uid, now)
+        if user is not None:
+            return user
     if not isinstance(sid, str):
         user = await repo.get_user(db, uid)
         if user is None:
@@ -48,10 +115,15 @@ async def resolve(
     if device is None or device.user_id != uid or device.revoked is not None:
         cookie.clear()
         return None
-    if now - device.last_seen > TOUCH_EVERY:
+    last_seen = device.last_seen
+    if now - last_seen > TOUCH_EVERY:
         await repo.touch_device(db, sid, now)
         await db.commit()
-    return await repo.get_user(db, uid)
+        last_seen = now
+    user = await repo.get_user(db, uid)
+    if user is not None and known is not None:
+        known.put(sid, user, last_seen, now)
+    return user
 
 
 async def sign_in(

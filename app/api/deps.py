@@ -40,7 +40,12 @@ async def get_user(
     """The guest behind the signed session cookie, if any (on a device not signed out)."""
     hubs: Hubs = request.app.state.hubs
     user = await identity.resolve(
-        request.session, session, hubs.runtime.now(), agent_of(request), upgrade=True
+        request.session,
+        session,
+        hubs.runtime.now(),
+        agent_of(request),
+        upgrade=True,
+        known=hubs.known,
     )
     # End the read transaction now: the connection goes back to the pool before the handler
     # waits on a room's lock (which takes its own connection), so a burst of requests can
@@ -86,4 +91,7 @@ def agent_of(request: Request) -> str:
 async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None:
     """Sign this browser in as `user_id` on a new device (session rotation)."""
     hubs: Hubs = request.app.state.hubs
+    old_uid = request.session.get("uid")
     await identity.sign_in(request.session, session, user_id, hubs.runtime.now(), agent_of(request))
+    if isinstance(old_uid, int):  # its old device was signed out
+        hubs.person_changed(old_uid)

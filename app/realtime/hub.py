@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import bots, clocks, i18n
+from app import bots, clocks, i18n, identity
 from app.db import repo
 from app.db.session import MoveWriter
 from app.errors import Refusal
@@ -1384,6 +1384,8 @@ class Hubs:
         self.writer: MoveWriter | None = None
         """PostgreSQL: the move path's own asyncpg pool, handed to every hub."""
         self.lobby: set[Connection] = set()
+        self.known = identity.Known()
+        """Devices checked lately (app.identity): a burst of requests reads them once."""
         self.runtime.metrics.watch(lambda: self)
 
     async def get(self, slug: str) -> RoomHub | None:
@@ -1441,6 +1443,9 @@ class Hubs:
         kind = msg.get("k")
         if kind == "rename":
             self._renamed_here(int(msg["u"]), str(msg["n"]))
+            return
+        if kind == "person":
+            self.known.forget(int(msg["u"]))
             return
         if kind == "lobby" or kind == "room" or msg.get("lobby"):
             self._lobby_here()
@@ -1517,7 +1522,15 @@ class Hubs:
         if self.runtime.bus.enabled:
             self.runtime.bus.send({"k": "rename", "u": user_id, "n": name})
 
+    def person_changed(self, user_id: int) -> None:
+        """A person's devices or language changed (committed): every process checks their
+        devices in the database again at their next request."""
+        self.known.forget(user_id)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "person", "u": user_id})
+
     def _renamed_here(self, user_id: int, name: str) -> None:
+        self.known.forget(user_id)
         for hub in self.live():
             seat = hub.seat_of(user_id)
             if seat is not None:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import base64
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 from itsdangerous import TimestampSigner
 from websockets.asyncio.client import connect
 
+from app.db.models import User
+from app.identity import TOUCH_EVERY, Known
 from tests.conftest import FakeClock, Server, start_server
 from tests.web.clients import make_table
 
@@ -152,3 +155,23 @@ async def test_a_cookie_from_before_devices_keeps_working(server: Server) -> Non
         assert page.count('<li class="device') == 2  # the first guest cookie and this one
         assert "this device" in page
     await http.aclose()
+
+
+def test_known_devices_are_trusted_briefly_and_forgotten_on_change() -> None:
+    """A process's memory of checked devices: only for the cookie's own person, only for
+    `Known.SECONDS`, never past a due last-use note, and gone when the person changes."""
+    known = Known()
+    ala = User(id=7, name="Ala", language="pl", created_at=datetime(2026, 1, 1, tzinfo=UTC))
+    known.put("dev-1", ala, last_seen=1000.0, now=1000.0)
+    first, second = known.get("dev-1", 7, 1001.0), known.get("dev-1", 7, 1001.0)
+    assert first is not None and second is not None
+    assert (first.id, first.name, first.language) == (7, "Ala", "pl")
+    assert first is not second  # never one shared row object
+    assert known.get("dev-1", 8, 1001.0) is None  # a cookie naming another person
+    assert known.get("dev-1", 7, 1000.0 + Known.SECONDS) is None  # expired: check again
+    known.put("dev-1", ala, last_seen=1000.0 - TOUCH_EVERY, now=1000.0)
+    assert known.get("dev-1", 7, 1000.5) is None  # its last use is due to be noted
+    known.put("dev-1", ala, last_seen=1000.0, now=1000.0)
+    known.put("dev-2", ala, last_seen=1000.0, now=1000.0)
+    known.forget(7)
+    assert known.get("dev-1", 7, 1000.5) is None and known.get("dev-2", 7, 1000.5) is None

@@ -28,6 +28,7 @@ from app.db.models import Move, SeatRow
 from tests.conftest import Server, start_server
 from tests.web.clients import Player, hub_of, make_table
 from tests.web.tables import app_of, stored_game
+from tests.web.test_devices import make_link, whoami
 
 REDIS_URL = os.environ.get("STOLIK_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -282,3 +283,38 @@ async def wait_until(predicate: Any, timeout: float = 10.0) -> None:
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(loop(), timeout)
+
+
+async def test_a_device_signed_out_through_one_process_is_nobody_on_the_other(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """Each process remembers checked devices for a few seconds; signing a device out through
+    one process makes the other forget it (over Redis) well before that."""
+    one, two, _ = pair
+    laptop = httpx.AsyncClient(base_url=one.url, timeout=10)
+    assert (await laptop.post("/api/guest", json={"name": "Ala"})).status_code == 200
+    token = await make_link(laptop)
+    phone = httpx.AsyncClient(base_url=two.url, timeout=10)
+    assert (await phone.post(f"/link/{token}")).status_code == 303
+    # Process two has checked the phone's device and remembers it.
+    assert await whoami(phone) == "Ala"
+    assert await whoami(phone) == "Ala"
+    assert (await laptop.post("/devices/signout-others")).status_code == 303
+    for _ in range(50):  # the bus delivers in milliseconds; bounded at 2.5 s (< Known.SECONDS)
+        if await whoami(phone) is None:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("process two still trusts a signed-out device")
+    # A rename through one reaches process two's memory of the laptop's person too.
+    laptop_on_two = httpx.AsyncClient(base_url=two.url, cookies=laptop.cookies, timeout=10)
+    assert await whoami(laptop_on_two) == "Ala"
+    assert (await laptop.post("/api/guest", json={"name": "Alicja"})).status_code == 200
+    for _ in range(50):
+        if await whoami(laptop_on_two) == "Alicja":
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("process two still shows the old name")
+    for client in (laptop, phone, laptop_on_two):
+        await client.aclose()

@@ -51,6 +51,7 @@ async def sign_out_one(
         return RedirectResponse("/name", status_code=303)
     await repo.revoke_devices(session, user.id, hubs.runtime.now(), only=device_id)
     await session.commit()
+    hubs.person_changed(user.id)
     if device_id == request.session.get("sid"):
         request.session.clear()
         return RedirectResponse("/", status_code=303)
@@ -69,6 +70,7 @@ async def sign_out_others(
         session, user.id, hubs.runtime.now(), keep=keep if isinstance(keep, str) else None
     )
     await session.commit()
+    hubs.person_changed(user.id)
     return RedirectResponse("/devices", status_code=303)
 
 

@@ -81,7 +81,9 @@ async def name_submit(
 
 
 @router.post("/lang")
-async def choose_language(request: Request, session: SessionDep, user: UserDep) -> Response:
+async def choose_language(
+    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+) -> Response:
     """Switch the language: kept with the person (and in a cookie for this browser)."""
     form = await request.form()
     lang = str(form.get("lang", ""))
@@ -91,6 +93,7 @@ async def choose_language(request: Request, session: SessionDep, user: UserDep) 
     if user is not None:
         await repo.set_language(session, user.id, lang)
         await session.commit()
+        hubs.person_changed(user.id)
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
     return response

@@ -43,7 +43,12 @@ async def _user_id(ws: WebSocket) -> int | None:
     cookie = dict(ws.session)
     async with ws.app.state.sessions() as db:
         user = await identity.resolve(
-            cookie, db, hubs.runtime.now(), ws.headers.get("user-agent", ""), upgrade=False
+            cookie,
+            db,
+            hubs.runtime.now(),
+            ws.headers.get("user-agent", ""),
+            upgrade=False,
+            known=hubs.known,
         )
     return user.id if user is not None else None
 
