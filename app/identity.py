@@ -52,6 +52,8 @@ class Known:
 
     def __init__(self) -> None:
         self._devices: dict[str, _Seen] = {}
+        self._of: dict[int, set[str]] = {}
+        """Device ids remembered, by person."""
 
     def get(self, sid: str, uid: int, now: float) -> User | None:
         """The person of device `sid` (cookie person `uid`) if checked less than `SECONDS`
@@ -60,7 +62,7 @@ class Known:
         if seen is None or seen.user_id != uid:
             return None
         if now >= seen.until or now - seen.last_seen > TOUCH_EVERY:
-            del self._devices[sid]
+            self._drop(sid, uid)
             return None
         # A new row object each time: requests never share (or attach) one instance.
         return User(
@@ -71,14 +73,27 @@ class Known:
         """Remember that device `sid` is `user`'s and in use."""
         if len(self._devices) >= self.LIMIT:
             self._devices.clear()
+            self._of.clear()
+        old = self._devices.get(sid)
+        if old is not None:
+            self._drop(sid, old.user_id)
+        self._of.setdefault(user.id, set()).add(sid)
         self._devices[sid] = _Seen(
             user.id, user.name, user.language, user.created_at, last_seen, now + self.SECONDS
         )
 
     def forget(self, user_id: int) -> None:
         """Check every device of `user_id` in the database again (something changed)."""
-        for sid in [k for k, v in self._devices.items() if v.user_id == user_id]:
-            del self._devices[sid]
+        for sid in self._of.pop(user_id, ()):
+            self._devices.pop(sid, None)
+
+    def _drop(self, sid: str, user_id: int) -> None:
+        self._devices.pop(sid, None)
+        sids = self._of.get(user_id)
+        if sids is not None:
+            sids.discard(sid)
+            if not sids:
+                del self._of[user_id]
 
 
 async def resolve(

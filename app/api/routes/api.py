@@ -67,6 +67,7 @@ async def guest(
 ) -> dict[str, Any]:
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
     name = clean_name(body.name)
+    renaming = user is not None
     if user is None:
         spend_creation(request, "guests")
         user = await repo.create_user(session, name)
@@ -74,7 +75,8 @@ async def guest(
     else:
         await repo.rename_user(session, user.id, name)
     await session.commit()
-    hubs.renamed(user.id, name)
+    if renaming:  # a new guest sits nowhere yet: no table to tell
+        hubs.renamed(user.id, name)
     return {"id": user.id, "name": name}
 
 

@@ -61,6 +61,7 @@ async def name_submit(
             {"user": user, "next": target, "error": exc.message},
             status_code=400,
         )
+    renaming = user is not None
     if user is None:
         try:
             spend_creation(request, "guests")
@@ -76,7 +77,8 @@ async def name_submit(
     else:
         await repo.rename_user(session, user.id, name)
     await session.commit()
-    hubs.renamed(user.id, name)
+    if renaming:  # a new guest sits nowhere yet: no table to tell
+        hubs.renamed(user.id, name)
     return RedirectResponse(await _sit_from_target(hubs, user.id, name, target), status_code=303)
 
 
