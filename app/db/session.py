@@ -46,6 +46,12 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 20) -> AsyncE
     )
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """The writer's connections only ever run one autocommit statement: no session state to
+    reset when one goes back to the pool. (asyncpg still rolls back an open transaction;
+    without this it also sent `RESET ALL`, `UNLISTEN *`… — a round trip per move.)"""
+
+
 class MoveWriter:
     """PostgreSQL: a small asyncpg pool of its own for the move path's one-statement writes
     (`repo.record_move_at_once`), outside SQLAlchemy: a checkout, AUTOCOMMIT and a compiled
@@ -63,7 +69,9 @@ class MoveWriter:
         if parsed.get_backend_name() != "postgresql":
             return None
         dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max(1, size))
+        pool = await asyncpg.create_pool(
+            dsn, min_size=1, max_size=max(1, size), reset=_nothing_to_reset
+        )
         return cls(pool)
 
     async def record(self, move: MoveRecord) -> bool:
