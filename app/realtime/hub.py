@@ -592,7 +592,10 @@ class RoomHub:
                 stored = await repo.room_seats(session, self.room_id)
                 if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
                     raise _LostRace  # someone sat down or left through another process
-                await repo.compact_seats(session, self.room_id, order)
+                # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
+                compact = [info.seat for info in order] != list(range(len(order)))
+                if compact:
+                    await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
                 game = await repo.create_game(
                     session,
@@ -610,7 +613,9 @@ class RoomHub:
                     rules_version=self.engine.spec.rules_version,
                 )
                 await repo.add_room_event(session, self.room_id, 0, opening)
-                self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+                if compact:
+                    stored = await repo.room_seats(session, self.room_id)
+                self.seats = {s.seat: s for s in stored}
                 return game
 
             game = await self._room_write(write, self._still_open)
