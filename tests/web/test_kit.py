@@ -9,8 +9,8 @@ from app import i18n
 from app.render import templates
 
 BANNER = (
-    '{% from "partials/kit.html" import result_banner with context %}'
-    '{% call result_banner(winners, "x") %}standings{% endcall %}'
+    '{% from "partials/kit.html" import result_banner %}'
+    '{% call result_banner(winners, names, "x") %}standings{% endcall %}'
 )
 NAMES = {0: "Ala Żółć", 1: "bartek", 2: "Celina"}
 
