@@ -104,6 +104,11 @@ class Runtime:
     """With several processes: how much longer than the process that made the last change a
     follower waits before it moves for a bot or an expired clock itself (in case that process
     is gone). The version check makes a duplicate harmless; the grace makes it rare."""
+    alive_every: float = 5.0
+    """With several processes: seconds between two "still here" messages of this process."""
+    gone_after: float = 20.0
+    """With several processes: a process not heard from for this long is gone (crashed,
+    killed, cut off): its connected seats count as offline here, so a bot can take over."""
 
 
 class Mailbox:
@@ -1391,6 +1396,9 @@ class Hubs:
         self.lobby: set[Connection] = set()
         self.known = identity.Known()
         """Devices checked lately (app.identity): a burst of requests reads them once."""
+        self.heard: dict[str, float] = {}
+        """Other processes (bus origins) and when (monotonic) each was last heard from."""
+        self._gone: set[str] = set()
         self.runtime.metrics.watch(lambda: self)
 
     async def get(self, slug: str) -> RoomHub | None:
@@ -1445,7 +1453,17 @@ class Hubs:
     async def follow(self, msg: dict[str, Any]) -> None:
         """A change committed by another process (from the bus): update the live hub of its
         room, if this process has one, and this process's lobby."""
+        origin = msg.get("o")
+        if isinstance(origin, str):
+            if origin in self._gone:
+                # Back after we counted it gone: ask again who is connected through it.
+                self._gone.discard(origin)
+                for live in self.live():
+                    live._publish("hello", seats=sorted(live.local_seats()))
+            self.heard[origin] = time.monotonic()
         kind = msg.get("k")
+        if kind == "alive":
+            return
         if kind == "rename":
             self._renamed_here(int(msg["u"]), str(msg["n"]))
             return
@@ -1482,13 +1500,31 @@ class Hubs:
             await self.get(slug)
 
     async def tick(self) -> int:
-        """One round of clock enforcement over every live hub (the ticker calls this), and
-        the eviction of idle ones."""
+        """One round of clock enforcement over every live hub (the ticker calls this), the
+        eviction of idle ones, and forgetting the seats of processes gone silent."""
+        self.drop_silent()
         fired = 0
         for hub in self.live():
             fired += await hub.tick()
         self.evict_idle(self.evict_after)
         return fired
+
+    def drop_silent(self, now: float | None = None) -> list[str]:
+        """Processes not heard from for `Runtime.gone_after` seconds are gone: the seats
+        connected through them are offline here from now (their takeover clock starts).
+        Every process says "alive" every `Runtime.alive_every` seconds, so only a dead or
+        cut-off one goes silent. Returns the origins dropped."""
+        now = time.monotonic() if now is None else now
+        limit = self.runtime.gone_after
+        gone = [o for o, heard in self.heard.items() if now - heard > limit]
+        for origin in gone:
+            del self.heard[origin]
+            self._gone.add(origin)
+            for hub in self.live():
+                if origin in hub.remote_online:
+                    hub._remote_presence(origin, set())
+            logger.warning("a process went silent; its seats are offline", extra={"origin": origin})
+        return gone
 
     async def beat(self) -> None:
         """Record that this process is alive (for downtime measurement)."""
@@ -1497,13 +1533,17 @@ class Hubs:
 
     async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
         """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""
-        last_beat = 0.0
+        last_beat = last_alive = 0.0
         while True:
             await asyncio.sleep(interval)
             try:
                 await self.tick()
                 self.runtime.trimmer.maybe_trim()
                 now = time.monotonic()
+                bus = self.runtime.bus
+                if bus.enabled and now - last_alive >= self.runtime.alive_every:
+                    last_alive = now
+                    bus.send({"k": "alive"})
                 if now - last_beat >= beat_every:
                     last_beat = now
                     await self.beat()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -318,3 +319,57 @@ async def test_a_device_signed_out_through_one_process_is_nobody_on_the_other(
         raise AssertionError("process two still shows the old name")
     for client in (laptop, phone, laptop_on_two):
         await client.aclose()
+
+
+async def test_a_silent_process_loses_its_seats_and_gets_them_back(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """A process that stops being heard (killed, cut off from Redis) cannot keep its seats
+    online for ever elsewhere: after `gone_after` they are offline (so a bot may take over),
+    and when it is heard again the others ask who is connected through it."""
+    one, two, _ = pair
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo", "Cy"])
+    slug, code = table["slug"], table["invite_code"]
+    here = await socket_on(players[0], one, slug, code)
+    there = await socket_on(players[1], two, slug, code)  # seat 1 is connected through two only
+    for client in (here, there):
+        await client.wait_version(0)
+    hubs_one = app_of(one).state.hubs
+    hub = hub_of(app_of(one), slug)
+    for _ in range(100):
+        if 1 in hub.online_seats():
+            break
+        await asyncio.sleep(0.05)
+    assert 1 in hub.online_seats() and hub.offline_for(1) is None
+    bus_two = app_of(two).state.hubs.runtime.bus
+    assert bus_two.origin in hubs_one.heard
+    assert hubs_one.drop_silent() == []  # just heard: not gone
+    # With nothing else to say, two still says "alive" (its ticker; made frequent here).
+    app_of(two).state.hubs.runtime.alive_every = 0.1
+    first = hubs_one.heard[bus_two.origin]
+    for _ in range(100):
+        if hubs_one.heard[bus_two.origin] > first + 1.0:
+            break
+        await asyncio.sleep(0.05)
+    assert hubs_one.heard[bus_two.origin] > first + 1.0
+
+    # Two goes silent: its bus stops without a word (as a killed process would).
+    for task in bus_two._tasks:
+        task.cancel()
+    await asyncio.gather(*bus_two._tasks, return_exceptions=True)
+    later = time.monotonic() + app_of(one).state.hubs.runtime.gone_after + 1
+    assert hubs_one.drop_silent(now=later) == [bus_two.origin]
+    assert 1 not in hub.online_seats()
+    offline = hub.offline_for(1)
+    assert offline is not None and offline < 5  # its takeover clock starts now
+
+    # Heard again: one asks, two answers with the seats connected through it.
+    await bus_two.start(app_of(two).state.hubs.follow)
+    bus_two.send({"k": "alive"})
+    for _ in range(100):
+        if 1 in hub.online_seats():
+            break
+        await asyncio.sleep(0.05)
+    assert 1 in hub.online_seats() and hub.offline_for(1) is None
+    for client in [here, there, *players]:
+        await client.close()
