@@ -12,6 +12,7 @@ restart while the other keeps serving.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import time
@@ -345,7 +346,8 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     assert bus_two.origin in hubs_one.heard
     assert hubs_one.drop_silent() == []  # just heard: not gone
     # With nothing else to say, two still says "alive" (its ticker; made frequent here).
-    app_of(two).state.hubs.runtime.alive_every = 0.1
+    hubs_two = app_of(two).state.hubs
+    hubs_two.runtime = dataclasses.replace(hubs_two.runtime, alive_every=0.1)
     first = hubs_one.heard[bus_two.origin]
     for _ in range(100):
         if hubs_one.heard[bus_two.origin] > first + 1.0:
