@@ -224,13 +224,14 @@ def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
 
 
 def presence_html(hub: RoomHub, conn: Connection) -> str:
-    """Just the seats bar (presence dots changed)."""
+    """Just the seats bar (presence dots changed). It reads only the view's public header
+    (who is to act, who has chosen), so no seat's view is computed for a presence change."""
     seat = hub.seat_of(conn.user_id)
     game = hub.game
     ctx = {
         "room": room_info(hub, seat),
         "seat": seat,
-        "view": game.view(seat) if game else None,
+        "view": {"header": game.engine.header(game.state)} if game else None,
         "is_host": conn.user_id == hub.host_id,
         "oob": True,
     }

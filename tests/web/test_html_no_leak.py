@@ -87,3 +87,26 @@ def test_table_html_does_not_depend_on_hidden_information(engine: Engine[Any, An
                     f"{engine.spec.id}: the page of {'a spectator' if seat is None else seat} "
                     "changes with information it may not see"
                 )
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.spec.id for e in ENGINES])
+def test_presence_redraws_the_seats_bar_without_any_view(
+    engine: Engine[Any, Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A presence change sends the seats bar only, the same bar the whole page carries, and
+    computes no seat's view for it (the bar reads the view's public header)."""
+    players = engine.spec.min_players
+    for state in _positions(engine, players, seed=11):
+        for seat in [*range(players), None]:
+            uid = None if seat is None else 100 + seat
+            page = render.state_html(_hub(engine, state, players), Connection(uid, fmt="html"), 50)
+            bar = page[page.index('<nav id="seats"') : page.index("</nav>") + len("</nav>")]
+            hub = _hub(engine, state, players)
+            with monkeypatch.context() as m:
+                m.setattr(engine, "game_view", _no_view)
+                alone = render.presence_html(hub, Connection(uid, fmt="html"))
+            assert alone.strip() == bar
+
+
+def _no_view(*_: Any) -> Any:
+    raise AssertionError("a view was computed for a presence change")
