@@ -13,7 +13,7 @@ from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import Table, bindparam, delete, func, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -159,16 +159,22 @@ async def room_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
     ]
 
 
+_SEATS: Table = SeatRow.__table__  # type: ignore[assignment]
+_ADD_SEAT = insert(_SEATS)
+"""A plain INSERT (no unit of work to flush): a seat is written once and never loaded as an
+object; a taken seat still raises IntegrityError (the unique constraints)."""
+
+
 async def add_seat(session: AsyncSession, room_id: int, seat: int, user_id: int) -> None:
     """Seat a user."""
-    session.add(SeatRow(room_id=room_id, seat=seat, user_id=user_id))
-    await session.flush()
+    values = {"room_id": room_id, "seat": seat, "user_id": user_id, "bot_level": None}
+    await session.execute(_ADD_SEAT, values)
 
 
 async def add_bot(session: AsyncSession, room_id: int, seat: int, level: str) -> None:
     """Seat a bot."""
-    session.add(SeatRow(room_id=room_id, seat=seat, user_id=None, bot_level=level))
-    await session.flush()
+    values = {"room_id": room_id, "seat": seat, "user_id": None, "bot_level": level}
+    await session.execute(_ADD_SEAT, values)
 
 
 async def remove_seat(session: AsyncSession, room_id: int, user_id: int) -> None:
