@@ -6,8 +6,7 @@ import json
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, pass_context
-from jinja2.runtime import Context
+from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
@@ -49,29 +48,102 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
-_TRANSLATED: dict[tuple[str, str], Markup] = {}
+_TRANSLATED: dict[tuple[str, ...], Markup] = {}
+
+# Every template of this environment is autoescaped, so the translation callables below are
+# plain functions that return Markup. Jinja's own (new-style) ones take the context, and a
+# context-taking call inside a `for` loop makes a derived copy of the context for every call
+# (a Ganges page did that ~100 times per render).
+assert templates.env.autoescape is True
 
 
-@pass_context
-def _gettext(context: Context, message: str, **variables: Any) -> str:
-    """Jinja's new-style `_()`/`gettext` with the translated, escaped text of a message
-    without variables kept per language: a table page calls it hundreds of times per
-    render, and each call went through two context calls, a catalogue lookup and a format."""
-    if variables or not context.eval_ctx.autoescape:
-        rv = i18n.gettext(message)
-        return (Markup(rv) if context.eval_ctx.autoescape else rv) % variables
-    key = (i18n.current(), message)
+def _translated(key: tuple[str, ...], message: Any) -> Markup:
+    """The cached Markup of a message without variables (formatted with none, as Jinja does,
+    so "%%" reads "%" either way)."""
     cached = _TRANSLATED.get(key)
     if cached is None:
         if len(_TRANSLATED) > 20_000:  # messages are a finite catalogue; bound it anyway
             _TRANSLATED.clear()
-        # Formatted with no variables, as Jinja does, so "%%" reads "%" either way.
-        cached = _TRANSLATED[key] = Markup(i18n.gettext(message)) % {}
+        cached = _TRANSLATED[key] = Markup(message()) % {}
     return cached
 
 
-templates.env.globals["gettext"] = _gettext
-templates.env.globals["_"] = _gettext
+def _gettext(message: str, **variables: Any) -> Markup:
+    """`_()` / `gettext` in templates: Jinja's new-style semantics (the translation is
+    escaped-safe text formatted with escaped variables); without variables, kept per
+    language (a page calls it hundreds of times)."""
+    if variables:
+        return Markup(i18n.gettext(message)) % variables
+    return _translated((i18n.current(), message), lambda: i18n.gettext(message))
+
+
+def _ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """`ngettext` (and `{% trans count=… %}`): the form for `num`, `num` among the
+    variables, as Jinja's new-style one."""
+    variables.setdefault("num", num)
+    return Markup(i18n.ngettext(singular, plural, num)) % variables
+
+
+def _pgettext(context: str, message: str, **variables: Any) -> Markup:
+    """`pgettext` (a message in a context), as Jinja's new-style one; cached like `_()`."""
+    if variables:
+        variables.setdefault("context", context)
+        return Markup(i18n.pgettext(context, message)) % variables
+    return _translated((i18n.current(), context, message), lambda: i18n.pgettext(context, message))
+
+
+def _npgettext(context: str, singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """`npgettext`, as Jinja's new-style one."""
+    variables.setdefault("context", context)
+    variables.setdefault("num", num)
+    return Markup(i18n.npgettext(context, singular, plural, num)) % variables
+
+
+templates.env.globals.update(
+    gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext
+)
+
+_PURE: dict[tuple[Any, ...], Any] = {}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a macro argument that equals another only if both render
+    alike: containers become tagged tuples, scalars keep their type (1, 1.0 and True
+    differ on the page)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is dict:
+        return ("d", *((k, _frozen(v)) for k, v in value.items()))
+    if kind is list or kind is tuple:
+        return ("l", *(_frozen(v) for v in value))
+    raise TypeError(kind)  # anything else (an undefined value, an object): do not cache
+
+
+def pure(macro: Any) -> Any:
+    """`{% set card = pure(card) %}`: a macro whose output depends only on its arguments
+    and the language (one defined in a file imported without context, so it cannot see the
+    viewer) is rendered once per distinct arguments and language, not on every call: a
+    Ganges page draws the same cards, dice and words hundreds of times per move."""
+    where = (macro._func.__code__.co_filename, macro.name)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            key = (where, i18n.current(), _frozen(args), _frozen(kwargs))
+        except TypeError:
+            return macro(*args, **kwargs)
+        out = _PURE.get(key)
+        if out is None:
+            if len(_PURE) > 50_000:
+                _PURE.clear()
+            out = _PURE[key] = macro(*args, **kwargs)
+        return out
+
+    return call
+
+
+templates.env.globals["pure"] = pure
 templates.env.globals["languages"] = i18n.LANGUAGES
 
 
