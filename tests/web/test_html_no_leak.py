@@ -5,15 +5,13 @@ database: the hub only holds the state here)."""
 
 from __future__ import annotations
 
-import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from app import render
-from app.db.repo import SeatInfo
-from app.realtime.hub import Connection, GameLive, RoomHub, Runtime
+from app.realtime.hub import Connection, RoomHub
+from bench.pages import offline_hub, positions
 from engines import ENGINES
 from engines.core import Engine, Rng
 
@@ -22,47 +20,11 @@ SAMPLES = 6
 
 
 def _hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> RoomHub:
-    room = SimpleNamespace(
-        id=1,
-        slug="leaktest",
-        game_id=engine.spec.id,
-        options={},
-        num_seats=players,
-        private=False,
-        invite_code="x",
-        host_id=100,
-        status="playing",
-        clock="normal",
-        bot_level="normal",
-        rematch_slug=None,
-    )
-    hub = RoomHub(None, room, Runtime(now=lambda: 1_800_000_000.0))  # type: ignore[arg-type]
-    hub.seats = {s: SeatInfo(s, 100 + s, f"Player {s + 1}") for s in range(players)}
-    hub.game = GameLive(
-        db_id=1,
-        engine=engine,
-        state=state,
-        version=7,
-        seed=0,
-        seed_commitment="c" * 64,
-        log=[],
-        prompt_version=dict.fromkeys(range(players), 7),
-    )
-    return hub
+    return offline_hub(engine, state, players)
 
 
 def _positions(engine: Engine[Any, Any, Any], players: int, seed: int) -> list[Any]:
-    rng = random.Random(seed)
-    state = engine.setup(players, engine.parse_options({}), seed).state
-    states = [state]
-    for _ in range(2000):
-        if engine.outcome(state) is not None:
-            break
-        seat = rng.choice(sorted(engine.to_act(state)))
-        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat))).state
-        states.append(state)
-    picks = sorted({int(i * (len(states) - 1) / (SAMPLES - 1)) for i in range(SAMPLES)})
-    return [states[i] for i in picks]
+    return positions(engine, players, seed, SAMPLES)
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=[e.spec.id for e in ENGINES])
