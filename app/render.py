@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import MutableMapping
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
@@ -34,6 +35,14 @@ class _Environment(Environment):
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's:
+        every import in a template (`{% from … import … %}`) compares the importer's global
+        names with the imported template's, and over a ChainMap that walk was ~6 % of a
+        table page's CPU. Every global is set below, when this module is imported, before any
+        template is loaded — set none later."""
+        return {**self.globals, **(d or {})}
 
 
 # Templates are read once per process (no stat of the file on every render); restart the
