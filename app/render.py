@@ -53,6 +53,8 @@ templates = Jinja2Templates(
     )
 )
 templates.env.add_extension("jinja2.ext.i18n")
+# Installed for the extension's new-style `{% trans %}` compilation; the callables themselves
+# are replaced below by plain, cached ones.
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
@@ -312,7 +314,7 @@ def presence_html(hub: RoomHub, conn: Connection) -> str:
     ctx = {
         "room": room_info(hub, seat),
         "seat": seat,
-        "view": {"header": game.engine.header(game.state)} if game else None,
+        "view": {"header": game.header()} if game else None,
         "is_host": conn.user_id == hub.host_id,
         "oob": True,
     }

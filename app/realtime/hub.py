@@ -226,6 +226,8 @@ class GameLive:
     """Views of `state` by audience, computed once per version however many sockets read them."""
     texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
     """The log's line texts by (language, names), in log order, extended as the log grows."""
+    header_at: tuple[int, Any] | None = None
+    """(version, header) when the header was needed before any view of that version."""
 
     def view(self, seat: Seat | None) -> Any:
         """The engine's view for `seat` (None = spectator) at the current version, cached."""
@@ -235,6 +237,18 @@ class GameLive:
         if seat not in self.views:
             self.views[seat] = self.engine.view(self.state, seat)
         return self.views[seat]
+
+    def header(self) -> Any:
+        """The views' public header at the current version (who is to act, who has chosen):
+        taken from a view already made, else computed alone and kept with the views."""
+        if self.views_version != self.version:
+            self.views = {}
+            self.views_version = self.version
+        for view in self.views.values():
+            return view["header"]
+        if self.header_at is None or self.header_at[0] != self.version:
+            self.header_at = (self.version, self.engine.header(self.state))
+        return self.header_at[1]
 
     @property
     def over(self) -> bool:
