@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
-from app import logs
+from app import logs, memory
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.db.session import (
@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         await bus.start(hubs.follow)
         await hubs.resume()
         ticker = asyncio.create_task(hubs.run_ticker(settings.clock_tick))
+        memory.tune_gc()
         yield
         ticker.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -39,3 +39,24 @@ async def test_a_connection_mailbox_delivers_in_order_and_wakes_its_reader() -> 
     await asyncio.gather(waiting, return_exceptions=True)
     box.put_nowait(("presence", None))
     assert box.get_nowait() == ("presence", None)
+
+
+def test_the_tuned_collector_still_collects_cycles_made_after_it_froze_the_heap() -> None:
+    import gc
+    import weakref
+
+    memory.tune_gc()  # once per process: a no-op if an app of this test run started already
+    assert not memory.tune_gc()
+    assert gc.get_threshold() == memory.GC_THRESHOLDS
+    assert gc.get_freeze_count() > 0  # start-up objects are in the permanent generation
+
+    class Node:
+        other: object = None
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # a reference cycle: reference counting alone never frees it
+    gone = weakref.ref(a)
+    del a, b
+    assert gone() is not None
+    gc.collect()
+    assert gone() is None
