@@ -300,6 +300,8 @@ class RoomHub:
         """Table fragments already rendered for this (version, room revision), by audience."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
+        self.on_room_created: Callable[[Any, list[repo.SeatInfo]], object] = lambda r, s: None
+        """Hubs.adopt: a rematch this hub just created is kept in memory as written."""
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self._chat_sent: dict[int, deque[float]] = {}
         self.remote_online: dict[str, set[Seat]] = {}
@@ -799,6 +801,16 @@ class RoomHub:
                             raise _LostRace  # rolls the new room back
                     self.rematch_slug = room.slug
                     self.rematch_code = room.invite_code
+                    host = self.seats[seat]
+                    created = [
+                        repo.SeatInfo(seat, user_id, host.name),
+                        *(
+                            repo.SeatInfo(s, None, info.name, info.bot_level)
+                            for s, info in self.seats.items()
+                            if info.bot_level is not None
+                        ),
+                    ]
+                    self.on_room_created(room, created)
                     await self._note(N_("%(who)s started a rematch."), who=who(seat))
                 except _LostRace:
                     # Another process linked a rematch first: everyone joins that one.
@@ -807,6 +819,8 @@ class RoomHub:
                     self.rematch_slug = old.rematch_slug if old else None
                     self.rematch_code = (await self._rematch_code())[1]
                 self._changed("rematch")
+            if self.rematch_slug is not None and self.rematch_code is not None:
+                return self.rematch_slug, self.rematch_code
             return await self._rematch_code()
 
     async def _rematch_code(self) -> tuple[str, str]:
@@ -1433,11 +1447,32 @@ class Hubs:
                 hub = RoomHub(self.sessions, room, self.runtime)
                 hub.writer = self.writer
                 await hub.load(session)
-            hub.on_lobby_change = self._lobby_here
-            self._hubs[slug] = hub
+            self._keep(hub)
             hub.kick_bots()
             hub._publish("hello")  # the other processes answer with their connected seats
             return hub
+
+    def _keep(self, hub: RoomHub) -> None:
+        hub.on_lobby_change = self._lobby_here
+        hub.on_room_created = self.adopt
+        self._hubs[hub.slug] = hub
+
+    def adopt(self, room: Any, seats: list[repo.SeatInfo]) -> RoomHub:
+        """Keep a room this process has just created (and committed) in memory as it was
+        written — open, these `seats`, no game, no chat — so its first join or page does not
+        read back what was just stored (4 queries). Nobody else can have changed it yet; if
+        another process does later, the room's changes are judged by the database as ever
+        (claim_room) and this hub catches up."""
+        hub = self._hubs.get(room.slug)
+        if hub is not None:
+            return hub
+        hub = RoomHub(self.sessions, room, self.runtime)
+        hub.writer = self.writer
+        hub.seats = {info.seat: info for info in seats}
+        now = self.runtime.now()
+        hub.offline_since = {s: now for s, info in hub.seats.items() if not info.is_bot}
+        self._keep(hub)
+        return hub
 
     def evict_idle(self, idle_for: float = 600.0) -> int:
         """Forget hubs nobody has used for `idle_for` seconds (no connection, not asked for,

@@ -9,7 +9,10 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
+from app.db import repo
 from app.db.models import Game, Move, Room
+from app.realtime.hub import RoomHub
+from app.realtime.messages import room_info
 from engines import get_engine
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of
@@ -27,6 +30,37 @@ PLAYERS = {
 def app_of(server: Server) -> Any:
     """The in-process app behind a test server."""
     return server.server.config.app
+
+
+async def assert_kept_as_stored(server: Server, slug: str) -> RoomHub:
+    """The live hub of a room this process just created holds what the database holds: the
+    same seats and room facts as a hub loaded afresh from the database (as `Hubs.get` would
+    after an eviction or on another process), for every seat and a spectator."""
+    app = app_of(server)
+    hubs = app.state.hubs
+    kept = hub_of(app, slug)
+    async with hubs.sessions() as session:
+        room = await repo.get_room(session, slug)
+        assert room is not None
+        loaded = RoomHub(hubs.sessions, room, hubs.runtime)
+        await loaded.load(session)
+    assert kept.seats == loaded.seats
+    assert (kept.game, loaded.game) == (None, None)
+    assert list(kept.chat_log) == list(loaded.chat_log)
+
+    def stored_facts(hub: RoomHub, audience: int | None) -> dict[str, Any]:
+        # Not stored, so not compared: the time now, and since when a seat has been offline
+        # (each process's own presence).
+        info = {k: v for k, v in room_info(hub, audience).items() if k != "now"}
+        info["seats"] = [{k: v for k, v in s.items() if k != "offline_for"} for s in info["seats"]]
+        return info
+
+    for audience in [*kept.seats, None]:
+        kept_info, loaded_info = stored_facts(kept, audience), stored_facts(loaded, audience)
+        assert kept_info == loaded_info, {
+            k: (v, loaded_info.get(k)) for k, v in kept_info.items() if loaded_info.get(k) != v
+        }
+    return kept
 
 
 async def seat_bots(host: Player, slug: str, seats: list[int], level: str = "easy") -> None:

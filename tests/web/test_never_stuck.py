@@ -18,6 +18,7 @@ from tests.web.clients import Player, hub_of
 from tests.web.tables import (
     PLAYERS,
     app_of,
+    assert_kept_as_stored,
     bot_table,
     play_until_over,
     post,
@@ -363,6 +364,8 @@ async def test_play_again_makes_one_table_with_the_same_seats(server: Server) ->
         r = await post(friend, f"/api/tables/{slug}/rematch")
         assert r.status_code == 200
         new = r.json()
+        # Kept in memory as written (host in their old seat, the bot in its own), not re-read.
+        await assert_kept_as_stored(server, new["slug"])
         again = await post(host, f"/api/tables/{slug}/rematch")
         assert again.json()["slug"] == new["slug"]
         info = (await friend.http.get(f"/api/tables/{new['slug']}")).json()

@@ -10,7 +10,7 @@ import pytest
 from app.realtime import messages
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of, make_table
-from tests.web.tables import app_of
+from tests.web.tables import app_of, assert_kept_as_stored
 
 
 async def test_spectators_share_one_encoding_per_state(
@@ -46,3 +46,32 @@ async def test_spectators_share_one_encoding_per_state(
     assert len(frames) == 1
     for client in [*players, *watchers]:
         await client.close()
+
+
+async def test_a_new_table_is_kept_as_written_and_its_first_join_reads_nothing_back(
+    server: Server,
+) -> None:
+    """A table created through the API or the lobby's form is in memory as the database holds
+    it (no reading back of what was just written); joining it then works as ever."""
+    players, table = await make_table(
+        server.url, server.ws_url, ["Ala", "Bo"], game="karmaka", start=False
+    )
+    hub = await assert_kept_as_stored(server, table["slug"])
+    assert sorted(hub.seats) == [0, 1] and hub.seats[1].name == "Bo"
+    host = players[0]
+    r = await host.http.post(
+        "/tables",
+        data={"game": "karmaka", "seats": "2", "visibility": "private", "clock": "none"},
+        headers={"Origin": server.url},
+    )
+    assert r.status_code == 303
+    slug = r.headers["location"].split("/t/")[1].split("?")[0]
+    hub = await assert_kept_as_stored(server, slug)
+    assert hub.private and [s.name for s in hub.seats.values()] == ["Ala"]
+    r = await players[1].http.post(
+        f"/api/tables/{slug}/join", params={"code": hub.invite_code, "seat": 1}
+    )
+    assert r.status_code == 200
+    await assert_kept_as_stored(server, slug)
+    for p in players:
+        await p.close()

@@ -119,6 +119,7 @@ async def new_table(
         bot_level=body.bot_level,
     )
     await session.commit()
+    hubs.adopt(room, [repo.SeatInfo(0, user.id, user.name)])
     hubs.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return {"slug": room.slug, "invite_code": room.invite_code, "url": url}

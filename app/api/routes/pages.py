@@ -177,6 +177,7 @@ async def create_from_form(
             },
             status_code=exc.status,
         )
+    hubs.adopt(room, [repo.SeatInfo(0, user.id, user.name)])
     hubs.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return RedirectResponse(url, status_code=303)
