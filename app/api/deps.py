@@ -15,7 +15,6 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.hub import Hubs
 
-
 # Dependencies are `async def` even when they await nothing: FastAPI runs a plain `def`
 # dependency in its thread pool, a thread hop per request (~5 % of a join's CPU).
 

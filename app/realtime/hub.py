@@ -228,6 +228,9 @@ class GameLive:
     """The log's line texts by (language, names), in log order, extended as the log grows."""
     header_at: tuple[int, Any] | None = None
     """(version, header) when the header was needed before any view of that version."""
+    readable: dict[Seat | None, tuple[list[int], int]] = field(default_factory=dict)
+    """By audience: the indices of the log lines it may read, and how far the log has been
+    looked at for it (the log only grows, so each line is judged once per audience)."""
 
     def view(self, seat: Seat | None) -> Any:
         """The engine's view for `seat` (None = spectator) at the current version, cached."""
@@ -249,6 +252,15 @@ class GameLive:
         if self.header_at is None or self.header_at[0] != self.version:
             self.header_at = (self.version, self.engine.header(self.state))
         return self.header_at[1]
+
+    def readable_lines(self, seat: Seat | None) -> list[int]:
+        """The indices of the log lines `seat` (None = a spectator) may read, in order."""
+        indices, upto = self.readable.get(seat) or ([], 0)
+        log = self.log
+        if upto < len(log):
+            indices.extend(i for i in range(upto, len(log)) if log[i][1].visible_to(seat))
+            self.readable[seat] = (indices, len(log))
+        return indices
 
     @property
     def over(self) -> bool:
@@ -446,18 +458,18 @@ class RoomHub:
         if game is None:
             return []
         texts = self._log_texts()
-        log = game.log
-        first = self._log_index(after_version)
-        if last is None:
-            return [texts[i] for i in range(first, len(log)) if log[i][1].visible_to(seat)]
-        picked: list[str] = []
-        for i in range(len(log) - 1, first - 1, -1):
-            if len(picked) >= last:
-                break
-            if log[i][1].visible_to(seat):
-                picked.append(texts[i])
-        picked.reverse()
-        return picked
+        picked = self._readable_after(seat, after_version)
+        if last is not None:
+            picked = picked[max(0, len(picked) - last) :]
+        return [texts[i] for i in picked]
+
+    def _readable_after(self, seat: Seat | None, after_version: int) -> list[int]:
+        """Indices of the lines `seat` may read, of the versions after `after_version`."""
+        assert self.game is not None
+        indices = self.game.readable_lines(seat)
+        if after_version < 0:
+            return indices
+        return indices[bisect.bisect_left(indices, self._log_index(after_version)) :]
 
     def _log_index(self, after_version: int) -> int:
         """Where the log's lines of versions after `after_version` start (the log is in
@@ -489,19 +501,18 @@ class RoomHub:
             return []
         texts = self._log_texts()
         entries = []
-        for i in range(self._log_index(after_version), len(game.log)):
+        for i in self._readable_after(seat, after_version):
             v, e = game.log[i]
-            if e.visible_to(seat):
-                data = e.to_json()
-                entries.append(
-                    {
-                        "version": v,
-                        "key": data["text"],
-                        "plural": data.get("plural"),
-                        "params": data.get("params", {}),
-                        "text": texts[i],
-                    }
-                )
+            data = e.to_json()
+            entries.append(
+                {
+                    "version": v,
+                    "key": data["text"],
+                    "plural": data.get("plural"),
+                    "params": data.get("params", {}),
+                    "text": texts[i],
+                }
+            )
         return entries
 
     # ---- room operations ------------------------------------------------------------------------

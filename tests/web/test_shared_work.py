@@ -75,3 +75,48 @@ async def test_a_new_table_is_kept_as_written_and_its_first_join_reads_nothing_b
     await assert_kept_as_stored(server, slug)
     for p in players:
         await p.close()
+
+
+def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows() -> None:
+    """`log_for` / `entries_for` keep, per audience, which lines it may read, extended as
+    the log grows: at every step they equal a plain filter of the whole log (private lines
+    of Incan Gold included), for each seat and a spectator, from any version, any tail."""
+    from bench.pages import offline_hub
+    from engines import get_engine
+    from engines.core import Event, Rng, who
+
+    engine = get_engine("incan_gold")
+    state = engine.setup(3, engine.parse_options({}), 5).state
+    hub = offline_hub(engine, state, 3)
+    game = hub.game
+    assert game is not None
+    game.log, game.version = [], 0
+    rng = Rng.from_seed(9)
+
+    def check() -> None:
+        texts = hub._log_texts()
+        for audience in [0, 1, 2, None]:
+            for after in (-1, 0, game.version - 2, game.version - 1):
+                plain = [
+                    i for i, (v, e) in enumerate(game.log) if v > after and e.visible_to(audience)
+                ]
+                assert hub.log_for(audience, after) == [texts[i] for i in plain]
+                assert [e["text"] for e in hub.entries_for(audience, after)] == [
+                    texts[i] for i in plain
+                ]
+                for last in (0, 1, 5, 200):
+                    tail = plain[max(0, len(plain) - last) :]
+                    assert hub.log_for(audience, after, last=last) == [texts[i] for i in tail]
+
+    while engine.outcome(state) is None and game.version < 60:
+        seat = sorted(engine.to_act(state))[rng.randbelow(len(engine.to_act(state)))]
+        actions = engine.legal_actions(state, seat)
+        step = engine.apply(state, seat, actions[rng.randbelow(len(actions))])
+        state, game.state, game.version = step.state, step.state, game.version + 1
+        game.log.extend((game.version, e) for e in step.events)
+        check()
+        if game.version % 3 == 0:  # a table's own line now and then: the log grows by one
+            game.log.append((game.version, Event.public("%(who)s is back.", who=who(seat))))
+            check()
+    private_seen = sum(1 for _, e in game.log if not e.visible_to(None))
+    assert private_seen > 0  # private lines were there to be filtered
