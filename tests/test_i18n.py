@@ -181,3 +181,28 @@ def test_translated_engines_speak_only_catalogued_words() -> None:
                 for event in step.events:
                     check(event.message if event.plural is None else (event.message, event.plural))
                     check_params(dict(event.params))
+
+
+def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
+    """Templates call `_()`, `gettext`, `pgettext` and what `{% trans %}` compiles to
+    directly (app/render.py `_CodeGenerator`), not through Jinja's `Context.call`; the
+    output is what Jinja's own new-style gettext gives: translated, variables escaped, the
+    translation itself not, inside loops too; and a name the template binds itself (here a
+    macro called `gettext`) still works (a macro takes no context either)."""
+    from app.render import templates
+
+    source = (
+        "{% for c in cards %}[{{ _('Game over') }}|{{ pgettext('dreadful_circus', 'gold') }}|"
+        "{% trans count=c %}{{ count }} left{% endtrans %}|{{ gettext('worth %(value)s', "
+        "value=c) }}|{{ _(word) }}]{% endfor %}"
+    )
+    code = templates.env.compile(source, raw=True)
+    assert "context.call(" not in code
+    with i18n.use("pl"):
+        page = templates.env.from_string(source).render(cards=[1, "<b>"], word="hazard")
+    assert page == (
+        "[Koniec gry|złota moneta|zostało 1|wart 1|zagrożenie]"
+        "[Koniec gry|złota moneta|zostało &lt;b&gt;|wart &lt;b&gt;|zagrożenie]"
+    )
+    macro = "{% macro gettext(x) %}<{{ x }}>{% endmacro %}{{ gettext('a') }}"
+    assert templates.env.from_string(macro).render() == "<a>"
