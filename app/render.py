@@ -31,21 +31,35 @@ class _CodeGenerator(CodeGenerator):
     `_()`, `gettext`, … and the calls `{% trans %}` compiles to) is a plain Python call.
     Jinja routes every call through `Context.call`, which looks for a context-taking
     callable first: an extra Python frame per call (~10 % of a table page's CPU, hundreds of
-    calls per page). Ours are plain functions, checked below."""
+    calls per page). Ours are plain functions, checked below. And `{{ _("…") }}` prints
+    their Markup as it is: Jinja escaped it again, which for Markup only copies the text."""
+
+    def _plain(self, node: nodes.Node) -> bool:
+        """Whether `node` is a call of one of `_PLAIN_CALLS` that we write as a plain call."""
+        return (
+            isinstance(node, nodes.Call)
+            and isinstance(node.node, nodes.Name)
+            and node.node.name in _PLAIN_CALLS
+            and node.dyn_args is None
+            and node.dyn_kwargs is None
+            and not self.environment.is_async
+            and not any(is_python_keyword(k.key) for k in node.kwargs)
+        )
+
+    def _output_child_pre(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
+        # `{{ _("…") }}` is Markup already: escaping it again only copied the text.
+        if not (self._plain(node) and frame.eval_ctx.autoescape and finalize.src is None):
+            super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
+        if not (self._plain(node) and frame.eval_ctx.autoescape and finalize.src is None):
+            super()._output_child_post(node, frame, finalize)
 
     def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
-        callee = node.node
-        if (
-            forward_caller
-            or not isinstance(callee, nodes.Name)
-            or callee.name not in _PLAIN_CALLS
-            or node.dyn_args is not None
-            or node.dyn_kwargs is not None
-            or self.environment.is_async
-            or any(is_python_keyword(k.key) for k in node.kwargs)
-        ):
+        if forward_caller or not self._plain(node):
             super().visit_Call(node, frame, forward_caller=forward_caller)
             return
+        callee = node.node
         self.visit(callee, frame)
         self.write("(")
         for i, arg in enumerate([*node.args, *node.kwargs]):

@@ -185,7 +185,8 @@ def test_translated_engines_speak_only_catalogued_words() -> None:
 
 def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
     """Templates call `_()`, `gettext`, `pgettext` and what `{% trans %}` compiles to
-    directly (app/render.py `_CodeGenerator`), not through Jinja's `Context.call`; the
+    directly (app/render.py `_CodeGenerator`), not through Jinja's `Context.call`, and
+    print their Markup without escaping it again; the
     output is what Jinja's own new-style gettext gives: translated, variables escaped, the
     translation itself not, inside loops too; and a name the template binds itself (here a
     macro called `gettext`) still works (a macro takes no context either)."""
@@ -198,6 +199,7 @@ def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
     )
     code = templates.env.compile(source, raw=True)
     assert "context.call(" not in code
+    assert "escape((undefined(name='_')" not in code  # Markup already: not escaped (copied) again
     with i18n.use("pl"):
         page = templates.env.from_string(source).render(cards=[1, "<b>"], word="hazard")
     assert page == (
