@@ -665,7 +665,12 @@ def chain_view(state: State) -> JSON | None:
         "card": card_json(chain.card),
         "actor": chain.actor,
         "target": chain.target,
-        "copied": cards_json(chain.used_sources),
+        # The abilities copied so far, by kind only: a copied Deed may since have gone into
+        # a Hand (Mimic copying a rival's Thievery takes that very card), and a Hand's cards
+        # are named to no one else.
+        "copied": [
+            {k: v for k, v in c.items() if k != "id"} for c in cards_json(chain.used_sources)
+        ],
         "offer_to": list(chain.offer_to) if state.phase == "offer" else [],
     }
 

@@ -201,3 +201,49 @@ def test_views_are_stable_json() -> None:
     s = ENGINE.setup(4, ENGINE.parse_options({}), 2).state
     for seat in (0, 1, 2, 3, None):
         assert canonical(ENGINE.view(s, seat)) == canonical(ENGINE.view(s, seat))
+
+
+def test_a_copied_deed_now_in_a_hand_is_named_by_its_ability_only() -> None:
+    """Mimic copying a rival's Thievery takes that very card into the copier's Hand; the card
+    in play still says what it copied, but no other seat (nor a spectator) is shown that
+    physical card while it sits in a Hand. Found by random play (seeded), as in the frame
+    checks of tests/web/test_frames_karmaka.py."""
+    import random
+
+    from engines.karmaka.cards import kind
+
+    engine = ENGINE
+
+    def ids(node: object) -> set[int]:
+        if isinstance(node, dict):
+            own = {node["id"]} if isinstance(node.get("id"), int) and "card" in node else set()
+            return own.union(*(ids(v) for v in node.values()))
+        if isinstance(node, list):
+            return set().union(*(ids(v) for v in node))
+        return set()
+
+    found = 0
+    for seed in range(160):
+        state = engine.setup(2, engine.parse_options({"mode": "free_for_all"}), seed).state
+        rng = random.Random(seed)
+        for _ in range(150):
+            if engine.outcome(state) is not None:
+                break
+            chain = state.chain
+            for owner, player in enumerate(state.players):
+                if chain is None:
+                    break
+                in_hand = set(chain.used_sources) & set(player.hand)
+                if not in_hand:
+                    continue
+                found += 1
+                for viewer in [None, *range(state.num_players)]:
+                    view = engine.view(state, viewer)
+                    assert [c["card"] for c in view["in_play"]["copied"]] == [
+                        kind(c).id for c in chain.used_sources
+                    ]
+                    if viewer != owner:
+                        assert not ids(view) & in_hand
+            seat = min(engine.to_act(state))
+            state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat))).state
+    assert found  # the situation occurred, so the check above ran
