@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.idtracking import VAR_LOAD_RESOLVE
 from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
@@ -34,12 +35,19 @@ class _CodeGenerator(CodeGenerator):
     calls per page). Ours are plain functions, checked below. And `{{ _("…") }}` prints
     their Markup as it is: Jinja escaped it again, which for Markup only copies the text."""
 
-    def _plain(self, node: nodes.Node) -> bool:
+    @staticmethod
+    def _resolved(name: str, frame: Frame) -> bool:
+        ref = frame.symbols.find_ref(name)
+        return ref is not None and frame.symbols.find_load(ref) == (VAR_LOAD_RESOLVE, name)
+
+    def _plain(self, node: nodes.Node, frame: Frame) -> bool:
         """Whether `node` is a call of one of `_PLAIN_CALLS` that we write as a plain call."""
         return (
             isinstance(node, nodes.Call)
             and isinstance(node.node, nodes.Name)
             and node.node.name in _PLAIN_CALLS
+            # The global, not a name the template binds itself (a macro, a loop variable):
+            and self._resolved(node.node.name, frame)
             and node.dyn_args is None
             and node.dyn_kwargs is None
             and not self.environment.is_async
@@ -48,15 +56,15 @@ class _CodeGenerator(CodeGenerator):
 
     def _output_child_pre(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
         # `{{ _("…") }}` is Markup already: escaping it again only copied the text.
-        if not (self._plain(node) and frame.eval_ctx.autoescape and finalize.src is None):
+        if not (self._plain(node, frame) and frame.eval_ctx.autoescape and finalize.src is None):
             super()._output_child_pre(node, frame, finalize)
 
     def _output_child_post(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
-        if not (self._plain(node) and frame.eval_ctx.autoescape and finalize.src is None):
+        if not (self._plain(node, frame) and frame.eval_ctx.autoescape and finalize.src is None):
             super()._output_child_post(node, frame, finalize)
 
     def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
-        if forward_caller or not self._plain(node):
+        if forward_caller or not self._plain(node, frame):
             super().visit_Call(node, frame, forward_caller=forward_caller)
             return
         callee = node.node

@@ -48,7 +48,7 @@ async def test_spectators_share_one_encoding_per_state(
         await client.close()
 
 
-async def test_a_new_table_is_kept_as_written_and_its_first_join_reads_nothing_back(
+async def test_a_new_table_is_kept_in_memory_as_the_database_holds_it(
     server: Server,
 ) -> None:
     """A table created through the API or the lobby's form is in memory as the database holds
