@@ -411,6 +411,39 @@ async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> boo
     return row is not None
 
 
+_ADD_SEAT_AT_ONCE = """
+WITH claimed AS (
+    UPDATE rooms SET status = status WHERE rooms.id = $1 AND rooms.status = $2
+    RETURNING rooms.id
+)
+INSERT INTO seats (room_id, seat, user_id, bot_level)
+SELECT claimed.id, $3, $4, $5 FROM claimed
+RETURNING seats.seat
+"""
+"""PostgreSQL: `claim_room` and `add_seat` / `add_bot` as ONE statement. The UPDATE waits
+for any other change of the room in progress and then sees its outcome (a start made the
+status 'playing': nothing is inserted); a seat or person already there breaks a unique
+constraint, as in the transaction."""
+
+
+async def add_seat_at_once(
+    conn: asyncpg.Connection,
+    room_id: int,
+    at_status: str,
+    seat: int,
+    user_id: int | None,
+    bot_level: str | None,
+) -> bool:
+    """Seat a person (or a bot, `bot_level`) in one autocommit statement, only if the room
+    is still at `at_status` and the seat and person are free; False otherwise (the caller
+    reloads and says why)."""
+    try:
+        row = await conn.fetchrow(_ADD_SEAT_AT_ONCE, room_id, at_status, seat, user_id, bot_level)
+    except asyncpg.UniqueViolationError:
+        return False
+    return row is not None
+
+
 async def set_game_clock(
     session: AsyncSession, game_id: int, version: int, clock: dict[str, Any] | None
 ) -> bool:

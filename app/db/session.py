@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.core.config import ROOT
-from app.db.repo import MoveRecord, record_move_at_once
+from app.db.repo import MoveRecord, add_seat_at_once, record_move_at_once
 
 SessionFactory = async_sessionmaker[AsyncSession]
 
@@ -53,11 +53,13 @@ async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
 
 
 class MoveWriter:
-    """PostgreSQL: a small asyncpg pool of its own for the move path's one-statement writes
-    (`repo.record_move_at_once`), outside SQLAlchemy: a checkout, AUTOCOMMIT and a compiled
-    statement through SQLAlchemy cost about twice the CPU of the statement itself, and a
-    move is the one write every table makes every few seconds. Everything else keeps the
-    SQLAlchemy engine. A dead connection fails one move; the pool replaces it."""
+    """PostgreSQL: a small asyncpg pool of its own for one-statement writes, outside
+    SQLAlchemy: a move (`repo.record_move_at_once`) and a seat taken
+    (`repo.add_seat_at_once`). A checkout, AUTOCOMMIT and a compiled statement through
+    SQLAlchemy cost about twice the CPU of the statement itself, and a BEGIN … COMMIT
+    transaction costs two more round trips; a move is the one write every table makes
+    every few seconds. Everything else keeps the SQLAlchemy engine. A dead connection fails
+    one write; the pool replaces it."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
@@ -79,6 +81,14 @@ class MoveWriter:
         there first."""
         async with self.pool.acquire() as conn:
             return await record_move_at_once(conn, move)
+
+    async def add_seat(
+        self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
+    ) -> bool:
+        """Seat a person or a bot (see `repo.add_seat_at_once`); False if the room moved on
+        or the seat or person is taken."""
+        async with self.pool.acquire() as conn:
+            return await add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level)
 
     async def close(self) -> None:
         """Close the pool's connections."""

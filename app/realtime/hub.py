@@ -224,8 +224,11 @@ class GameLive:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     views_version: int = -1
     """Views of `state` by audience, computed once per version however many sockets read them."""
-    texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
-    """The log's line texts by (language, names), in log order, extended as the log grows."""
+    texts: dict[tuple[Any, ...], tuple[list[str], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    """The log's line texts and JSON entries by (language, names), in log order, extended as
+    the log grows."""
     header_at: tuple[int, Any] | None = None
     """(version, header) when the header was needed before any view of that version."""
     readable: dict[Seat | None, tuple[list[int], int]] = field(default_factory=dict)
@@ -481,17 +484,24 @@ class RoomHub:
         """Every log line's text in the current language with today's names, kept and
         extended as the log grows (a new move adds its own lines only); made again when the
         language, a name or the game changes."""
+        return self._log_lines()[0]
+
+    def _log_lines(self) -> tuple[list[str], list[dict[str, Any]]]:
+        """`_log_texts`, and the same lines as JSON entries (`entries_for`), the entries made
+        only once some JSON client asks; both kept per (language, names) and shared by
+        every reader (they are never changed once made)."""
         game = self.game
         assert game is not None
         key = (i18n.current(), tuple(sorted(self.names().items())))
-        texts = game.texts.get(key)
-        if texts is None:
+        lines = game.texts.get(key)
+        if lines is None:
             if len(game.texts) > 8:
                 game.texts.clear()
-            texts = game.texts[key] = []
+            lines = game.texts[key] = ([], [])
+        texts = lines[0]
         for _, event in game.log[len(texts) :]:
             texts.append(self.fill_names(i18n.event_text(event)))
-        return texts
+        return lines
 
     def entries_for(self, seat: Seat | None, after_version: int = -1) -> list[dict[str, Any]]:
         """The same lines as `log_for`, for JSON clients: the English message id, its plural
@@ -499,9 +509,8 @@ class RoomHub:
         game = self.game
         if game is None:
             return []
-        texts = self._log_texts()
-        entries = []
-        for i in self._readable_after(seat, after_version):
+        texts, entries = self._log_lines()
+        for i in range(len(entries), len(texts)):
             v, e = game.log[i]
             data = e.to_json()
             entries.append(
@@ -513,7 +522,7 @@ class RoomHub:
                     "text": texts[i],
                 }
             )
-        return entries
+        return [entries[i] for i in self._readable_after(seat, after_version)]
 
     # ---- room operations ------------------------------------------------------------------------
 
@@ -531,6 +540,9 @@ class RoomHub:
             async def write(session: AsyncSession) -> None:
                 await repo.add_seat(session, self.room_id, wanted, user_id)
 
+            async def at_once(writer: MoveWriter) -> bool:
+                return await writer.add_seat(self.room_id, self.status, wanted, user_id, None)
+
             def recheck() -> None:
                 if self.status != "open":
                     raise Refusal("already_started", N_("This table has already started."))
@@ -539,7 +551,7 @@ class RoomHub:
                 if wanted in self.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._room_write(write, recheck)
+            await self._room_write(write, recheck, at_once)
             self.seats[seat] = repo.SeatInfo(seat, user_id, name)
             self._changed("join")
             return seat
@@ -693,12 +705,15 @@ class RoomHub:
             async def write(session: AsyncSession) -> None:
                 await repo.add_bot(session, self.room_id, wanted, level)
 
+            async def at_once(writer: MoveWriter) -> bool:
+                return await writer.add_seat(self.room_id, self.status, wanted, None, level)
+
             def recheck() -> None:
                 self._still_open()
                 if wanted in self.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._room_write(write, recheck)
+            await self._room_write(write, recheck, at_once)
             self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
             self._changed("add_bot")
             return seat
@@ -873,13 +888,23 @@ class RoomHub:
             raise Refusal("already_started", N_("The game has already started."))
 
     async def _room_write(
-        self, write: Callable[[AsyncSession], Awaitable[Any]], recheck: Callable[[], None]
+        self,
+        write: Callable[[AsyncSession], Awaitable[Any]],
+        recheck: Callable[[], None],
+        at_once: Callable[[MoveWriter], Awaitable[bool]] | None = None,
     ) -> Any:
         """One room change in one transaction that first claims the room's row at the status
         this hub knows (repo.claim_room). If another process changed the room first, reload
         it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
-        conflict (the client gets the current state)."""
+        conflict (the client gets the current state).
+
+        On PostgreSQL a change that has an `at_once` form (claim and write as one statement,
+        False when it lost) runs that instead: one round trip instead of four."""
         try:
+            if at_once is not None and self.writer is not None:
+                if not await at_once(self.writer):
+                    raise _LostRace
+                return None
             async with self.sessions.begin() as session:
                 if not await repo.claim_room(session, self.room_id, self.status):
                     raise _LostRace

@@ -79,8 +79,9 @@ async def test_a_new_table_is_kept_in_memory_as_the_database_holds_it(
 
 def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows() -> None:
     """`log_for` / `entries_for` keep, per audience, which lines it may read, extended as
-    the log grows: at every step they equal a plain filter of the whole log (private lines
-    of Incan Gold included), for each seat and a spectator, from any version, any tail."""
+    the log grows (and the JSON entries once per line): at every step they equal a plain
+    filter of the whole log (private lines of Incan Gold included), for each seat and a
+    spectator, from any version, any tail."""
     from bench.pages import offline_hub
     from engines import get_engine
     from engines.core import Event, Rng, who
@@ -101,8 +102,15 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
                     i for i, (v, e) in enumerate(game.log) if v > after and e.visible_to(audience)
                 ]
                 assert hub.log_for(audience, after) == [texts[i] for i in plain]
-                assert [e["text"] for e in hub.entries_for(audience, after)] == [
-                    texts[i] for i in plain
+                assert hub.entries_for(audience, after) == [
+                    {
+                        "version": game.log[i][0],
+                        "key": game.log[i][1].to_json()["text"],
+                        "plural": game.log[i][1].to_json().get("plural"),
+                        "params": game.log[i][1].to_json().get("params", {}),
+                        "text": texts[i],
+                    }
+                    for i in plain
                 ]
                 for last in (0, 1, 5, 200):
                     tail = plain[max(0, len(plain) - last) :]

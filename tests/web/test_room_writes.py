@@ -1,0 +1,120 @@
+"""The database writes of the room path that skip the ORM's unit of work: plain INSERTs that
+read their generated values back, and PostgreSQL's one-statement seat (claim + insert)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from app.db import repo
+from app.db.models import ChatMessage, Game, Room, User
+from app.db.session import make_engine, make_session_factory, upgrade_database
+from engines.core import Event
+
+
+async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str) -> None:
+    """`repo._insert` (users, rooms, games, chat…): the object it returns carries its key and
+    every default it was not given, equal to the row loaded afresh, on both databases."""
+    await upgrade_database(db_url)
+    engine = make_engine(db_url)
+    sessions = make_session_factory(engine)
+    try:
+        async with sessions.begin() as session:
+            user = await repo.create_user(session, "Ala")
+            room = await repo.create_room(
+                session,
+                host_id=user.id,
+                game_id="incan_gold",
+                options={},
+                num_seats=4,
+                private=True,
+            )
+            game = await repo.create_game(
+                session,
+                room_id=room.id,
+                engine="incan_gold",
+                options={},
+                num_players=4,
+                seed=7,
+                seed_commitment="c",
+                snapshot={"deck": [1, 2]},
+            )
+            await repo.add_room_event(session, room.id, 0, Event.public("The game begins."))
+            line = await repo.add_chat(
+                session, room_id=room.id, user_id=user.id, name="Ala", seat=0, text="hi"
+            )
+        assert user.id and room.id and game.id and line.id
+        async with sessions() as session:
+            for made, model in ((user, User), (room, Room), (game, Game), (line, ChatMessage)):
+                stored = await session.get(model, made.id)
+                assert stored is not None
+                for column in model.__table__.columns:
+                    mine, theirs = getattr(made, column.key), getattr(stored, column.key)
+                    if hasattr(mine, "tzinfo"):  # SQLite gives times back without a zone
+                        mine, theirs = mine.replace(tzinfo=None), theirs.replace(tzinfo=None)
+                    assert mine == theirs, (model.__name__, column.key, mine, theirs)
+            assert room.status == "open" and room.clock == "none" and user.language is None
+            seats = await repo.room_seats(session, room.id)
+            assert [(s.seat, s.user_id) for s in seats] == [(0, user.id)]
+            events = await repo.room_events(session, room.id)
+            assert [e.text for e in events] == ["The game begins."]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
+    pg_url: str,
+) -> None:
+    """PostgreSQL's `add_seat_at_once` (claim + insert as one statement): it seats when the
+    room is open and the seat and person free, and writes nothing (False) when the seat or
+    the person is taken, or when a start holding the room commits while it waits."""
+    await upgrade_database(pg_url)
+    engine = make_engine(pg_url)
+    sessions = make_session_factory(engine)
+    async with sessions.begin() as session:
+        host = await repo.create_user(session, "Host")
+        guests = [await repo.create_user(session, f"G{i}") for i in range(3)]
+        room = await repo.create_room(
+            session,
+            host_id=host.id,
+            game_id="incan_gold",
+            options={},
+            num_seats=4,
+            private=False,
+        )
+    await engine.dispose()
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+
+    async def seats() -> list[tuple[int, int | None, str | None]]:
+        rows = await conn.fetch(
+            "SELECT seat, user_id, bot_level FROM seats WHERE room_id = $1 ORDER BY seat",
+            room.id,
+        )
+        return [(r["seat"], r["user_id"], r["bot_level"]) for r in rows]
+
+    try:
+        assert await repo.add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
+        assert await repo.add_seat_at_once(conn, room.id, "open", 2, None, "easy")
+        assert not await repo.add_seat_at_once(conn, room.id, "open", 1, guests[1].id, None)
+        assert not await repo.add_seat_at_once(conn, room.id, "open", 3, guests[0].id, None)
+        assert not await repo.add_seat_at_once(conn, room.id, "playing", 3, guests[1].id, None)
+        assert await seats() == [(0, host.id, None), (1, guests[0].id, None), (2, None, "easy")]
+
+        # A start holds the room's row; the seat waits for it, then sees it started.
+        starting = other.transaction()
+        await starting.start()
+        await other.execute("UPDATE rooms SET status = 'playing' WHERE id = $1", room.id)
+        waiting = asyncio.create_task(
+            repo.add_seat_at_once(conn, room.id, "open", 3, guests[2].id, None)
+        )
+        await asyncio.sleep(0.3)
+        assert not waiting.done()  # blocked on the room's row, not decided from a snapshot
+        await starting.commit()
+        assert await asyncio.wait_for(waiting, 10) is False
+        assert len(await seats()) == 3
+        assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room.id) == "playing"
+    finally:
+        await conn.close()
+        await other.close()
