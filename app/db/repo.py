@@ -444,6 +444,49 @@ async def add_seat_at_once(
     return row is not None
 
 
+_RECORD_MOVES_AT_ONCE = """
+WITH given AS (
+    SELECT * FROM unnest(
+        $1::integer[], $2::integer[], $3::integer[], $4::text[], $5::text[], $6::text[],
+        $7::text[]
+    ) AS t(game_id, from_version, seat, action, events, snapshot, clock)
+),
+moved AS (
+    UPDATE games
+    SET version = given.from_version + 1, snapshot = given.snapshot::json, status = 'playing',
+        result = NULL, clock = given.clock::json, updated_at = $8
+    FROM given
+    WHERE games.id = given.game_id AND games.version = given.from_version
+    RETURNING games.id
+)
+INSERT INTO moves (game_id, seq, seat, action, events, created_at)
+SELECT given.game_id, given.from_version + 1, given.seat, given.action::json,
+       given.events::json, $8
+FROM given JOIN moved ON moved.id = given.game_id
+RETURNING moves.game_id
+"""
+"""`_RECORD_MOVE_AT_ONCE` for several games' moves in one statement (one transaction, one
+commit): each game's row is updated and its move inserted only if that game is still at
+the move's `from_version`; the others are not held back by one that lost its race."""
+
+
+async def record_moves_at_once(conn: asyncpg.Connection, moves: list[MoveRecord]) -> set[int]:
+    """Store plain moves of distinct games at once (see `record_move_at_once`); returns the
+    ids of the games whose move was stored (the others had moved on)."""
+    rows = await conn.fetch(
+        _RECORD_MOVES_AT_ONCE,
+        [m.game_id for m in moves],
+        [m.from_version for m in moves],
+        [m.seat for m in moves],
+        [_json(m.action) for m in moves],
+        [_json(m.events) for m in moves],
+        [_json(m.snapshot) for m in moves],
+        [_json(m.clock) for m in moves],
+        utcnow(),
+    )
+    return {row[0] for row in rows}
+
+
 async def set_game_clock(
     session: AsyncSession, game_id: int, version: int, clock: dict[str, Any] | None
 ) -> bool:

@@ -9,7 +9,7 @@ import asyncpg
 
 from app.db import repo
 from app.db.models import ChatMessage, Game, Room, User
-from app.db.session import make_engine, make_session_factory, upgrade_database
+from app.db.session import MoveWriter, make_engine, make_session_factory, upgrade_database
 from engines.core import Event
 
 
@@ -118,3 +118,90 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     finally:
         await conn.close()
         await other.close()
+
+
+async def test_moves_that_come_together_are_written_together_and_judged_apart(
+    pg_url: str,
+) -> None:
+    """Group commit (`MoveWriter.record`): moves of many games that come while a batch is
+    being written go in one statement; each game is still judged alone (a stale version
+    is refused, the others stored), and a move the database rejects fails only itself."""
+    await upgrade_database(pg_url)
+    engine = make_engine(pg_url)
+    sessions = make_session_factory(engine)
+    async with sessions.begin() as session:
+        host = await repo.create_user(session, "Host")
+        games = []
+        for _ in range(12):
+            room = await repo.create_room(
+                session,
+                host_id=host.id,
+                game_id="incan_gold",
+                options={},
+                num_seats=4,
+                private=False,
+            )
+            game = await repo.create_game(
+                session,
+                room_id=room.id,
+                engine="incan_gold",
+                options={},
+                num_players=4,
+                seed=1,
+                seed_commitment="c",
+                snapshot={"at": 0},
+            )
+            games.append(game.id)
+    await engine.dispose()
+    writer = await MoveWriter.open(pg_url, 4)
+    assert writer is not None
+    writer.in_flight = 1
+
+    def move(game_id: int, from_version: int, seat: int = 1) -> repo.MoveRecord:
+        return repo.MoveRecord(
+            game_id=game_id,
+            from_version=from_version,
+            seat=seat,
+            action={"type": "torch"},
+            events=[{"text": "x"}],
+            snapshot={"at": from_version + 1},
+            clock=None,
+        )
+
+    try:
+        # Round 1: every game at version 0, one of them sent as if from version 5 (stale).
+        answers = await asyncio.gather(
+            *(writer.record(move(g, 5 if i == 3 else 0)) for i, g in enumerate(games))
+        )
+        assert answers == [i != 3 for i in range(len(games))]
+        assert writer.batches < len(games)  # they went together, not one statement each
+        # Round 2: while the stale game's first move is being written, the others come and
+        # go together; one of them the database cannot take (a seat past its integer column).
+        before = writer.batches
+        results = await asyncio.gather(
+            writer.record(move(games[3], 0)),
+            *(
+                writer.record(move(g, 1, seat=2**40 if i == 5 else 2))
+                for i, g in enumerate(games)
+                if i != 3
+            ),
+            return_exceptions=True,
+        )
+        assert isinstance(results[5], asyncpg.PostgresError | asyncpg.InterfaceError)
+        assert results[:5] + results[6:] == [True] * (len(games) - 1)
+        assert writer.batches == before + 2  # the first move alone, then all the others
+        conn = await asyncpg.connect(pg_url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            rows = await conn.fetch("SELECT id, version, snapshot FROM games ORDER BY id")
+            versions = {r["id"]: r["version"] for r in rows}
+            moves = await conn.fetch("SELECT game_id, seq, seat FROM moves ORDER BY game_id, seq")
+        finally:
+            await conn.close()
+        expected = {g: (1 if i in (3, 5) else 2) for i, g in enumerate(games)}
+        assert versions == expected
+        assert [(m["game_id"], m["seq"]) for m in moves] == sorted(
+            (g, seq) for g, v in expected.items() for seq in range(1, v + 1)
+        )
+        assert all(m["seat"] == (1 if m["seq"] == 1 else 2) for m in moves)
+    finally:
+        await writer.close()
