@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n, identity
 from app.core.config import Settings
+from app.db import repo
 from app.db.models import User
 from app.errors import Refusal
 from app.i18n import N_
@@ -89,6 +90,27 @@ def spend_creation(request: Request, kind: str) -> None:
 def agent_of(request: Request) -> str:
     """A short description of the caller's browser (its User-Agent), for "Your devices"."""
     return request.headers.get("user-agent", "")[:160]
+
+
+async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
+    """A new guest named `name`, signed in on this browser as a new device; its user id.
+
+    On PostgreSQL, for a browser that brings no earlier device, both rows are written in one
+    statement (`MoveWriter.new_guest`), committed at once; otherwise in `session`, which the
+    caller commits."""
+    hubs: Hubs = request.app.state.hubs
+    cookie = request.session
+    if hubs.writer is not None and "sid" not in cookie and "uid" not in cookie:
+        device_id = repo.new_device_id()
+        user_id = await hubs.writer.new_guest(
+            name, device_id, agent_of(request), hubs.runtime.now()
+        )
+        cookie["uid"] = user_id
+        cookie["sid"] = device_id
+        return user_id
+    user = await repo.create_user(session, name)
+    await sign_in(request, session, user.id)
+    return user.id
 
 
 async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None:

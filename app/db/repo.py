@@ -487,6 +487,27 @@ async def record_moves_at_once(conn: asyncpg.Connection, moves: list[MoveRecord]
     return {row[0] for row in rows}
 
 
+_NEW_GUEST_AT_ONCE = """
+WITH new_user AS (
+    INSERT INTO users (name, language, created_at) VALUES ($1, NULL, $2) RETURNING users.id
+)
+INSERT INTO devices (id, user_id, agent, created, last_seen, revoked)
+SELECT $3, new_user.id, $4, $5, $5, NULL FROM new_user
+RETURNING devices.user_id
+"""
+"""PostgreSQL: `create_user` and `create_device` for a new guest as ONE statement."""
+
+
+async def new_guest_at_once(
+    conn: asyncpg.Connection, name: str, device_id: str, agent: str, now: float
+) -> int:
+    """A new guest signed in on a new device, in one autocommit statement; its user id."""
+    user_id: int = await conn.fetchval(
+        _NEW_GUEST_AT_ONCE, name, utcnow(), device_id, agent[:160], now
+    )
+    return user_id
+
+
 async def set_game_clock(
     session: AsyncSession, game_id: int, version: int, clock: dict[str, Any] | None
 ) -> bool:
@@ -650,10 +671,15 @@ async def lobby_rows(
 # ---- devices ------------------------------------------------------------------------------
 
 
+def new_device_id() -> str:
+    """A new device's id (what its cookie carries, signed)."""
+    return secrets.token_urlsafe(18)
+
+
 async def create_device(session: AsyncSession, user_id: int, agent: str, now: float) -> Device:
     """Register a newly signed-in browser."""
     device = Device(
-        id=secrets.token_urlsafe(18), user_id=user_id, agent=agent[:160], created=now, last_seen=now
+        id=new_device_id(), user_id=user_id, agent=agent[:160], created=now, last_seen=now
     )
     return await _insert(session, device)
 

@@ -21,6 +21,7 @@ from app.core.config import ROOT
 from app.db.repo import (
     MoveRecord,
     add_seat_at_once,
+    new_guest_at_once,
     record_move_at_once,
     record_moves_at_once,
 )
@@ -59,12 +60,12 @@ async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
 
 class MoveWriter:
     """PostgreSQL: a small asyncpg pool of its own for one-statement writes, outside
-    SQLAlchemy: a move (`repo.record_move_at_once`) and a seat taken
-    (`repo.add_seat_at_once`). A checkout, AUTOCOMMIT and a compiled statement through
-    SQLAlchemy cost about twice the CPU of the statement itself, and a BEGIN … COMMIT
-    transaction costs two more round trips; a move is the one write every table makes
-    every few seconds. Everything else keeps the SQLAlchemy engine. A dead connection fails
-    one write; the pool replaces it."""
+    SQLAlchemy: a move (`repo.record_move_at_once`, several at once under load), a seat
+    taken (`repo.add_seat_at_once`) and a new guest (`repo.new_guest_at_once`). A checkout,
+    AUTOCOMMIT and a compiled statement through SQLAlchemy cost about twice the CPU of the
+    statement itself, and a BEGIN … COMMIT transaction costs two more round trips; a move
+    is the one write every table makes every few seconds. Everything else keeps the
+    SQLAlchemy engine. A dead connection fails one write; the pool replaces it."""
 
     def __init__(self, pool: asyncpg.Pool, in_flight: int = 1) -> None:
         self.pool = pool
@@ -156,6 +157,11 @@ class MoveWriter:
         or the seat or person is taken."""
         async with self.pool.acquire() as conn:
             return await add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level)
+
+    async def new_guest(self, name: str, device_id: str, agent: str, now: float) -> int:
+        """A new guest on a new device (see `repo.new_guest_at_once`); its user id."""
+        async with self.pool.acquire() as conn:
+            return await new_guest_at_once(conn, name, device_id, agent, now)
 
     async def close(self) -> None:
         """Close the pool's connections."""

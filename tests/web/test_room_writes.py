@@ -11,6 +11,9 @@ from app.db import repo
 from app.db.models import ChatMessage, Game, Room, User
 from app.db.session import MoveWriter, make_engine, make_session_factory, upgrade_database
 from engines.core import Event
+from tests.conftest import Server
+from tests.web.clients import Player
+from tests.web.tables import app_of
 
 
 async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str) -> None:
@@ -205,3 +208,27 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
         assert all(m["seat"] == (1 if m["seq"] == 1 else 2) for m in moves)
     finally:
         await writer.close()
+
+
+async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -> None:
+    """A new guest (on PostgreSQL one statement for the person and the device; on SQLite the
+    session's two rows): the cookie names a device stored with the browser's description,
+    the guest can act under its name at once, and renaming is still the same person."""
+    host = await Player(server.url, server.ws_url).login("Ada")
+    r = await host.http.post("/api/tables", json={"game": "incan_gold", "seats": 3})
+    assert r.status_code == 201, r.text
+    slug = r.json()["slug"]
+    seats = (await host.http.get(f"/api/tables/{slug}")).json()["seats"]
+    assert seats[0]["name"] == "Ada"
+    r = await host.http.post("/api/guest", json={"name": "Ada L."})
+    me = r.json()
+    assert r.status_code == 200 and me["name"] == "Ada L."
+    seats = (await host.http.get(f"/api/tables/{slug}")).json()["seats"]
+    assert seats[0]["name"] == "Ada L."
+    async with app_of(server).state.sessions() as session:
+        devices = await repo.list_devices(session, me["id"])
+        user = await repo.get_user(session, me["id"])
+    assert user is not None and user.name == "Ada L."
+    assert len(devices) == 1 and devices[0].revoked is None
+    assert devices[0].agent == host.http.headers["user-agent"][:160]
+    await host.close()

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import i18n
-from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, sign_in, spend_creation
+from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, new_guest, spend_creation
 from app.db import repo
 from app.errors import Refusal
 from app.history import export_game, import_game
@@ -70,14 +70,14 @@ async def guest(
     renaming = user is not None
     if user is None:
         spend_creation(request, "guests")
-        user = await repo.create_user(session, name)
-        await sign_in(request, session, user.id)
+        uid = await new_guest(request, session, name)
     else:
-        await repo.rename_user(session, user.id, name)
+        uid = user.id
+        await repo.rename_user(session, uid, name)
     await session.commit()
     if renaming:  # a new guest sits nowhere yet: no table to tell
-        hubs.renamed(user.id, name)
-    return {"id": user.id, "name": name}
+        hubs.renamed(uid, name)
+    return {"id": uid, "name": name}
 
 
 @router.get("/games")

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
-from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, sign_in, spend_creation
+from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, new_guest, spend_creation
 from app.api.routes.api import clean_name, hub_for
 from app.db import repo
 from app.errors import Refusal
@@ -72,14 +72,14 @@ async def name_submit(
                 {"user": user, "next": target, "error": exc.message},
                 status_code=exc.status,
             )
-        user = await repo.create_user(session, name)
-        await sign_in(request, session, user.id)
+        uid = await new_guest(request, session, name)
     else:
-        await repo.rename_user(session, user.id, name)
+        uid = user.id
+        await repo.rename_user(session, uid, name)
     await session.commit()
     if renaming:  # a new guest sits nowhere yet: no table to tell
-        hubs.renamed(user.id, name)
-    return RedirectResponse(await _sit_from_target(hubs, user.id, name, target), status_code=303)
+        hubs.renamed(uid, name)
+    return RedirectResponse(await _sit_from_target(hubs, uid, name, target), status_code=303)
 
 
 @router.post("/lang")
