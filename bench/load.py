@@ -262,6 +262,12 @@ class Client:
         await asyncio.gather(self.reader, return_exceptions=True)
 
 
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+"""A guest's idle connection is dropped after 2 s, before the server drops it (uvicorn: 5 s,
+httpx's default also 5 s): else a POST sent as the server closes it fails
+("RemoteProtocolError") and its table with it."""
+
+
 class Table:
     """One table: 4 guests (seat 0 hosts) and their sockets plus the spectators'."""
 
@@ -296,7 +302,8 @@ class Table:
     async def set_up(self, http_timeout: float) -> None:
         """Guests, a started table, open sockets."""
         self.guests = [
-            httpx.AsyncClient(timeout=http_timeout, verify=self.run.tls) for _ in range(SEATS)
+            httpx.AsyncClient(timeout=http_timeout, verify=self.run.tls, limits=KEEP_ALIVE)
+            for _ in range(SEATS)
         ]
         for i, guest in enumerate(self.guests):
             await self.post(guest, None, "/api/guest", {"name": f"b{self.index}-{i}"})
