@@ -243,17 +243,31 @@ async def claim_room(session: AsyncSession, room_id: int, status: str) -> bool:
     return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
 
 
+_ROOMS: Table = Room.__table__  # type: ignore[assignment]
 _CLAIM_ROOM = (
-    update(Room)
-    .where(Room.id == bindparam("room_id"), Room.status == bindparam("at_status"))
+    update(_ROOMS)
+    .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.status == bindparam("at_status"))
     .values(status=bindparam("at_status"))
 )
-"""Built once: making the expression is a good part of the cost of running it."""
+"""Built once: making the expression is a good part of the cost of running it. On the
+table, not the mapped class: an ORM UPDATE also looks for the rows' objects in the session
+to change them (there are none: room rows are read into hubs, not kept as objects)."""
+_SET_ROOM: dict[frozenset[str], Any] = {}
 
 
 async def set_room(session: AsyncSession, room_id: int, **values: Any) -> None:
-    """Update room columns."""
-    await session.execute(update(Room).where(Room.id == room_id).values(**values))
+    """Update room columns (the statement is built once per set of columns)."""
+    key = frozenset(values)
+    statement = _SET_ROOM.get(key)
+    if statement is None:
+        statement = _SET_ROOM[key] = (
+            update(_ROOMS)
+            .where(_ROOMS.c.id == bindparam("room_id_"))
+            .values({name: bindparam(f"{name}_") for name in values})
+        )
+    await session.execute(
+        statement, {"room_id_": room_id, **{f"{name}_": v for name, v in values.items()}}
+    )
 
 
 async def create_game(
@@ -569,12 +583,15 @@ async def beat(session: AsyncSession, now: float) -> None:
 
 async def set_rematch(session: AsyncSession, room_id: int, slug: str) -> bool:
     """Link a finished room to its rematch, only if no rematch was linked yet."""
-    updated = await session.execute(
-        update(Room)
-        .where(Room.id == room_id, Room.rematch_slug.is_(None))
-        .values(rematch_slug=slug)
-    )
+    updated = await session.execute(_SET_REMATCH, {"room_id": room_id, "rematch_slug_": slug})
     return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
+
+
+_SET_REMATCH = (
+    update(_ROOMS)
+    .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.rematch_slug.is_(None))
+    .values(rematch_slug=bindparam("rematch_slug_"))
+)
 
 
 async def add_chat(
