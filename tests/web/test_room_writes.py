@@ -4,45 +4,68 @@ read their generated values back, and PostgreSQL's one-statement seat (claim + i
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import repo
 from app.db.models import ChatMessage, Game, Room, User
-from app.db.session import MoveWriter, make_engine, make_session_factory, upgrade_database
+from app.db.session import (
+    MoveWriter,
+    SessionFactory,
+    make_engine,
+    make_session_factory,
+    upgrade_database,
+)
 from engines.core import Event
 from tests.conftest import Server
 from tests.web.clients import Player
 from tests.web.tables import app_of
 
 
+@asynccontextmanager
+async def migrated(url: str) -> AsyncIterator[SessionFactory]:
+    """Sessions on a freshly migrated database."""
+    await upgrade_database(url)
+    engine = make_engine(url)
+    try:
+        yield make_session_factory(engine)
+    finally:
+        await engine.dispose()
+
+
+async def new_room(
+    session: AsyncSession, host_id: int, *, private: bool = False, game: bool = False
+) -> tuple[Room, Game | None]:
+    """An open Incan Gold room for 4 hosted by `host_id` (and its game at version 0)."""
+    room = await repo.create_room(
+        session, host_id=host_id, game_id="incan_gold", options={}, num_seats=4, private=private
+    )
+    if not game:
+        return room, None
+    made = await repo.create_game(
+        session,
+        room_id=room.id,
+        engine="incan_gold",
+        options={},
+        num_players=4,
+        seed=7,
+        seed_commitment="c",
+        snapshot={"deck": [1, 2]},
+    )
+    return room, made
+
+
 async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str) -> None:
     """`repo._insert` (users, rooms, games, chat…): the object it returns carries its key and
     every default it was not given, equal to the row loaded afresh, on both databases."""
-    await upgrade_database(db_url)
-    engine = make_engine(db_url)
-    sessions = make_session_factory(engine)
-    try:
+    async with migrated(db_url) as sessions:
         async with sessions.begin() as session:
             user = await repo.create_user(session, "Ala")
-            room = await repo.create_room(
-                session,
-                host_id=user.id,
-                game_id="incan_gold",
-                options={},
-                num_seats=4,
-                private=True,
-            )
-            game = await repo.create_game(
-                session,
-                room_id=room.id,
-                engine="incan_gold",
-                options={},
-                num_players=4,
-                seed=7,
-                seed_commitment="c",
-                snapshot={"deck": [1, 2]},
-            )
+            room, game = await new_room(session, user.id, private=True, game=True)
+            assert game is not None
             await repo.add_room_event(session, room.id, 0, Event.public("The game begins."))
             line = await repo.add_chat(
                 session, room_id=room.id, user_id=user.id, name="Ala", seat=0, text="hi"
@@ -62,8 +85,6 @@ async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str
             assert [(s.seat, s.user_id) for s in seats] == [(0, user.id)]
             events = await repo.room_events(session, room.id)
             assert [e.text for e in events] == ["The game begins."]
-    finally:
-        await engine.dispose()
 
 
 async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
@@ -72,21 +93,10 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     """PostgreSQL's `add_seat_at_once` (claim + insert as one statement): it seats when the
     room is open and the seat and person free, and writes nothing (False) when the seat or
     the person is taken, or when a start holding the room commits while it waits."""
-    await upgrade_database(pg_url)
-    engine = make_engine(pg_url)
-    sessions = make_session_factory(engine)
-    async with sessions.begin() as session:
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await repo.create_user(session, "Host")
         guests = [await repo.create_user(session, f"G{i}") for i in range(3)]
-        room = await repo.create_room(
-            session,
-            host_id=host.id,
-            game_id="incan_gold",
-            options={},
-            num_seats=4,
-            private=False,
-        )
-    await engine.dispose()
+        room, _ = await new_room(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
@@ -129,33 +139,13 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
     """Group commit (`MoveWriter.record`): moves of many games that come while a batch is
     being written go in one statement; each game is still judged alone (a stale version
     is refused, the others stored), and a move the database rejects fails only itself."""
-    await upgrade_database(pg_url)
-    engine = make_engine(pg_url)
-    sessions = make_session_factory(engine)
-    async with sessions.begin() as session:
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await repo.create_user(session, "Host")
         games = []
         for _ in range(12):
-            room = await repo.create_room(
-                session,
-                host_id=host.id,
-                game_id="incan_gold",
-                options={},
-                num_seats=4,
-                private=False,
-            )
-            game = await repo.create_game(
-                session,
-                room_id=room.id,
-                engine="incan_gold",
-                options={},
-                num_players=4,
-                seed=1,
-                seed_commitment="c",
-                snapshot={"at": 0},
-            )
+            _, game = await new_room(session, host.id, game=True)
+            assert game is not None
             games.append(game.id)
-    await engine.dispose()
     writer = await MoveWriter.open(pg_url, 4)
     assert writer is not None
     writer.in_flight = 1
