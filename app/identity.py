@@ -150,10 +150,15 @@ async def sign_in(
     if isinstance(old, str) and isinstance(old_uid, int):
         await repo.revoke_devices(db, old_uid, now, only=old)
     device = await repo.create_device(db, user_id, agent, now)
+    remember(cookie, user_id, device.id)
+    return device.id
+
+
+def remember(cookie: MutableMapping[str, Any], user_id: int, device_id: str) -> None:
+    """The signed cookie now names `user_id` on device `device_id`, and nothing else."""
     cookie.clear()
     cookie["uid"] = user_id
-    cookie["sid"] = device.id
-    return device.id
+    cookie["sid"] = device_id
 
 
 def token_hash(token: str) -> str:

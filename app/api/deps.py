@@ -105,8 +105,7 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
         user_id = await hubs.writer.new_guest(
             name, device_id, agent_of(request), hubs.runtime.now()
         )
-        cookie["uid"] = user_id
-        cookie["sid"] = device_id
+        identity.remember(cookie, user_id, device_id)
         return user_id
     user = await repo.create_user(session, name)
     await sign_in(request, session, user.id)
