@@ -129,6 +129,20 @@ def process_cpu(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def threads_cpu(pid: int) -> float:
+    """Seconds on CPU of every thread of `pid` so far, to the nanosecond
+    (/proc/PID/task/*/schedstat): for one request, where `process_cpu`'s 10 ms ticks are too
+    coarse (children not included)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            continue  # a thread that just ended
+    return total / 1e9
+
+
 # ---- the run ------------------------------------------------------------------------------------
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -27,23 +26,10 @@ from typing import TypeVar
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench.load import COOKIE, GAME, SEATS
+from bench.load import COOKIE, GAME, SEATS, threads_cpu
 
 T = TypeVar("T")
 STEPS = ("guest", "table", "join", "start", "socket")
-
-
-def process_cpu(pid: int) -> float:
-    """Seconds on CPU of every thread of `pid` so far (/proc/PID/task/*/schedstat: in ns,
-    where /proc/PID/stat counts 10 ms ticks — too coarse for one request)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            continue  # a thread that just ended
-    return total / 1e9
 
 
 class Cost:
@@ -56,9 +42,9 @@ class Cost:
 
     async def measure(self, step: str, work: Callable[[], Awaitable[T]]) -> T:
         """Run one operation and charge the server's CPU meanwhile to `step`."""
-        before = process_cpu(self.pid)
+        before = threads_cpu(self.pid)
         result = await work()
-        self.cpu[step] += process_cpu(self.pid) - before
+        self.cpu[step] += threads_cpu(self.pid) - before
         self.count[step] += 1
         return result
 
