@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import MutableMapping
 from keyword import iskeyword as is_python_keyword
 from typing import Any
@@ -300,6 +301,75 @@ def game_assets(game_id: str) -> list[tuple[str, str]]:
 templates.env.globals["game_assets"] = game_assets
 
 
+# ---- One board for everyone ------------------------------------------------------------------
+# A game's board (`games/<id>/board.html`) is drawn once per state and language from the
+# spectator's view, whoever watches, and shared by every audience at the table: drawing it for
+# each seat was most of a move's rendering. What differs for the person looking (their row
+# marked, "(you)", "Your turn" instead of their name) is written with `mine()`, which leaves
+# both versions in the shared text between markers; `for_viewer()` keeps the right one for
+# each audience. A marker starts with "<!--@", which no escaped text can contain.
+
+_MINE_OPEN = "<!--@"
+_MINE = re.compile(r"<!--@(\d+)-->(.*?)<!--@\|-->(.*?)<!--@\.-->", re.S)
+
+
+def mine(seat: Any, yes: Any = "", no: Any = "", caller: Any = None) -> Markup:
+    """`{{ mine(p.seat, " mine") }}`, `{{ mine(s, _("Your turn"), other) }}` or
+    `{% call mine(s) %}…{% endcall %}`: `yes` for the person sitting at `seat`, `no` for
+    everyone else (spectators included). Both are escaped unless Markup; they cannot hold
+    another `mine()` (say it as two)."""
+    if caller is not None:
+        yes = caller()
+    yes_html, no_html = escape(yes), escape(no)
+    if _MINE_OPEN in yes_html or _MINE_OPEN in no_html:
+        raise ValueError("mine() inside mine(): write the two versions out")
+    if seat is None or isinstance(seat, bool) or not isinstance(seat, int):
+        return no_html if seat is None else _not_a_seat(seat)
+    return Markup(f"<!--@{seat}-->{yes_html}<!--@|-->{no_html}<!--@.-->")
+
+
+def _not_a_seat(seat: Any) -> Markup:
+    raise TypeError(f"mine() needs a seat number, not {seat!r}")
+
+
+def for_viewer(html: str, seat: int | None) -> Markup:
+    """`html` (holding `mine()` markers) as the person at `seat` (None: a spectator) reads it."""
+    if _MINE_OPEN not in html:
+        return Markup(html)
+    if seat is None:
+        return Markup(_MINE.sub(r"\3", html))
+    me = str(seat)
+    return Markup(_MINE.sub(lambda m: m[2] if m[1] == me else m[3], html))
+
+
+templates.env.globals["mine"] = mine
+templates.env.filters["for_viewer"] = for_viewer
+
+
+def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:
+    """The game's board at this (version, room revision) `state` in the current language,
+    drawn from the spectator's view, with `mine()` markers left in (see above). Its context
+    has no viewer: `room` (public facts), `catalogue`, `version`, `view`, `names`."""
+    game = hub.game
+    assert game is not None
+    key = (*state, "board", i18n.current())
+    cached = hub.rendered.get(key)
+    if cached is None:
+        ctx = {
+            "room": room_info(hub, None),
+            "catalogue": hub.engine.catalogue(),
+            "version": game.version,
+            "view": game.view(None),
+            "names": standing_names(hub),
+        }
+        template = templates.env.get_template(f"games/{hub.engine.spec.id}/board.html")
+        cached = hub.rendered[key] = template.render(ctx)
+    return Markup(cached)
+
+
+_WAITING = frozenset({"open", "closed"})
+
+
 def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     """Every fragment of the table page, each swapped by id (hx-swap-oob).
 
@@ -324,18 +394,20 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         return cached
     view = game.view(seat) if game else None
     log = hub.log_for(seat, last=settings_log_tail)
+    room = room_info(hub, seat)
     ctx = {
-        "room": room_info(hub, seat),
+        "room": room,
         "catalogue": hub.engine.catalogue(),
         "seat": seat,
         "is_host": is_host,
         "version": version,
         "view": view,
+        "board": shared_board(hub, key[:2]) if game and room["status"] not in _WAITING else "",
         "log_html": log_html(hub, key[:2], log),
         "names": standing_names(hub),
         "bot_levels": bots.LEVELS,
     }
-    html = templates.env.get_template("partials/table_state.html").render(ctx)
+    html = for_viewer(templates.env.get_template("partials/table_state.html").render(ctx), seat)
     if len(hub.rendered) > 64:
         hub.rendered.clear()
     hub.rendered[key] = html
