@@ -332,17 +332,49 @@ def _not_a_seat(seat: Any) -> Markup:
     raise TypeError(f"mine() needs a seat number, not {seat!r}")
 
 
-def for_viewer(html: str, seat: int | None) -> Markup:
-    """`html` (holding `mine()` markers) as the person at `seat` (None: a spectator) reads it."""
+_OWN_OPEN = "<!--own:"
+_OWN = re.compile(r"<!--own:(\w+)((?::\d+)*)-->")
+
+
+def own(part: str, *args: int) -> Markup:
+    """Where what only the viewer may see goes on the shared board (their hand, their tent,
+    a wagon they opened), which the spectator's view the board is drawn from does not hold:
+    `{{ mine(p.seat, own("hand"), public) }}`. On that viewer's page, `for_viewer` fills it
+    in from their own view with the macro `part(view, seat, *args)` of
+    `games/<id>/own.html` (`args`: seat numbers or indices, as the board knows them; a macro
+    that also declares `names` gets the display names by seat)."""
+    if not part.isidentifier() or not all(type(a) is int and a >= 0 for a in args):
+        raise ValueError(f"own() needs a macro name and numbers, not {part!r}, {args!r}")
+    return Markup(f"{_OWN_OPEN}{part}{''.join(f':{a}' for a in args)}-->")
+
+
+def _own_part(parts: Any, own: tuple[str, Any, Any], seat: int, m: re.Match[str]) -> str:
+    macro = getattr(parts, m[1])
+    args = [int(a) for a in m[2].split(":")[1:]]
+    if "names" in macro.arguments:
+        return str(macro(own[1], seat, *args, names=own[2]))
+    return str(macro(own[1], seat, *args))
+
+
+def for_viewer(html: str, seat: int | None, own: tuple[str, Any, Any] | None = None) -> Markup:
+    """`html` (holding `mine()` markers) as the person at `seat` (None: a spectator) reads
+    it; `own` = (game id, that person's own view, names by seat) fills in their `own()`
+    parts."""
     if _MINE_OPEN not in html:
         return Markup(html)
+    text = str(html)  # as it is: Markup's own string methods would escape the pieces again
     if seat is None:
-        return Markup(_MINE.sub(r"\3", html))
+        return Markup(_MINE.sub(r"\3", text))
     me = str(seat)
-    return Markup(_MINE.sub(lambda m: m[2] if m[1] == me else m[3], html))
+    text = _MINE.sub(lambda m: m[2] if m[1] == me else m[3], text)
+    if own is not None and own[1] is not None and _OWN_OPEN in text:
+        parts = templates.env.get_template(f"games/{own[0]}/own.html").module
+        text = _OWN.sub(lambda m: _own_part(parts, own, seat, m), text)
+    return Markup(text)
 
 
 templates.env.globals["mine"] = mine
+templates.env.globals["own"] = own
 templates.env.filters["for_viewer"] = for_viewer
 
 
@@ -377,7 +409,9 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     `app.realtime.messages.room_info`), `view` (the engine's view for `seat`), `seat`,
     `is_host`, `version`, `log_html` (the log lines this seat may read), `names` (display
     names by seat) and `catalogue` (the game's public card data) — nothing else about the
-    person, so one rendering serves every socket of the same audience.
+    person, so one rendering serves every socket of the same audience. The game's board is
+    not drawn here but once for all audiences (`shared_board`, given as `board`), and the
+    page is then read as this audience (`for_viewer`).
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
@@ -407,7 +441,8 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "names": standing_names(hub),
         "bot_levels": bots.LEVELS,
     }
-    html = for_viewer(templates.env.get_template("partials/table_state.html").render(ctx), seat)
+    html = templates.env.get_template("partials/table_state.html").render(ctx)
+    html = for_viewer(html, seat, (hub.engine.spec.id, view, ctx["names"]))
     if len(hub.rendered) > 64:
         hub.rendered.clear()
     hub.rendered[key] = html

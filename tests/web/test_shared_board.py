@@ -1,0 +1,157 @@
+"""One board for everyone: a game's board is drawn once per state and language from the
+spectator's view and shared by every audience at the table; what is the viewer's own is written
+with `mine()` and kept per audience by `for_viewer()` (app/render.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jinja2 import meta
+from markupsafe import Markup
+
+from app import i18n, render
+from app.core.config import ROOT
+from app.realtime.hub import Connection
+from bench.pages import offline_hub, positions
+from engines import ENGINES, REGISTRY
+from engines.core import Engine
+
+VIEWER_ONLY = {"seat", "is_host", "log_html", "bot_levels"}
+
+
+def _page(engine: Engine[Any, Any, Any], state: Any, players: int, seat: int | None) -> str:
+    hub = offline_hub(engine, state, players)
+    return render.state_html(
+        hub, Connection(user_id=None if seat is None else 100 + seat, fmt="html"), 200
+    )
+
+
+def _board(html: str) -> str:
+    start = html.index('<main id="board"')
+    return html[start : html.index("</main>", start)]
+
+
+def test_mine_keeps_each_version_for_its_reader_and_escapes_both() -> None:
+    marked = render.mine(2, "<b>me</b>", Markup("<i>them</i>"))
+    html = f"<p>{marked}</p><p>{render.mine(0, ' mine')}</p>"
+    assert render.for_viewer(html, 2) == "<p>&lt;b&gt;me&lt;/b&gt;</p><p></p>"
+    assert render.for_viewer(html, 0) == "<p><i>them</i></p><p> mine</p>"
+    assert render.for_viewer(html, None) == "<p><i>them</i></p><p></p>"
+    assert render.for_viewer(html, 12) == render.for_viewer(html, None)
+    assert render.mine(None, "me", "them") == "them"  # no such seat: nobody's own
+    # Given as Markup (a `{% filter for_viewer(seat) %}` block): kept as it is, not re-escaped.
+    quoted = Markup(render.mine(1, "O'Brien & me", "O'Brien's"))
+    assert render.for_viewer(quoted, None) == "O&#39;Brien&#39;s"
+    assert render.for_viewer(quoted, 1) == "O&#39;Brien &amp; me"
+
+
+def test_mine_refuses_what_it_could_not_resolve() -> None:
+    with pytest.raises(ValueError):
+        render.mine(1, render.mine(1, "inner"))
+    with pytest.raises(TypeError):
+        render.mine("1", "me")  # a seat is a number; "1" would never match a reader
+    with pytest.raises(TypeError):
+        render.mine(True, "me")
+
+
+def test_a_name_cannot_forge_a_marker() -> None:
+    """Text that looks like a marker is escaped before it reaches the shared board."""
+    tpl = render.templates.env.from_string("{{ names[0] }}{{ mine(1, 'yes', 'no') }}")
+    html = tpl.render(names={0: "<!--@0-->x<!--@|-->y<!--@.-->"})
+    assert render.for_viewer(html, 0) == "&lt;!--@0--&gt;x&lt;!--@|--&gt;y&lt;!--@.--&gt;no"
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_no_board_reads_who_is_looking(game: str) -> None:
+    """A board's template reads nothing about its viewer, so one drawing serves all."""
+    source = Path(ROOT / "templates" / "games" / game / "board.html").read_text()
+    env = render.templates.env
+    read = meta.find_undeclared_variables(env.parse(source)) - set(env.globals)
+    assert not read & VIEWER_ONLY, f"{game}/board.html reads {sorted(read & VIEWER_ONLY)}"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.spec.id for e in ENGINES])
+def test_one_board_per_move_and_each_reader_sees_their_own(
+    engine: Engine[Any, Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every seat and a spectator get their page of a move; the board is drawn once (per
+    language), no marker reaches a page, and the board each seat reads differs from the
+    spectator's board only where `mine()` put that seat's own words."""
+    players = engine.spec.min_players + (engine.spec.max_players > engine.spec.min_players)
+    drawn: list[str] = []
+    real = render.templates.env.get_template
+
+    def counting(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.endswith("/board.html"):
+            drawn.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(render.templates.env, "get_template", counting)
+    for state in positions(engine, players, seed=7, samples=4):
+        hub = offline_hub(engine, state, players)
+        for lang in ("en", "pl"):
+            with i18n.use(lang):
+                before = len(drawn)
+                pages = {
+                    seat: render.state_html(
+                        hub,
+                        Connection(user_id=None if seat is None else 100 + seat, fmt="html"),
+                        200,
+                    )
+                    for seat in [*range(players), None]
+                }
+                assert len(drawn) - before == 1, "the board is drawn once for every reader"
+                shared = render.shared_board(hub, (hub.game.version, hub.room_rev))  # type: ignore[union-attr]
+                for seat, page in pages.items():
+                    assert "<!--@" not in page and "<!--own:" not in page
+                    own = (engine.spec.id, hub.game.view(seat), render.standing_names(hub))  # type: ignore[union-attr]
+                    assert render.for_viewer(shared, seat, own) in _board(page)
+                spectator = _board(pages[None])
+                assert "(you)" not in spectator and "(ty)" not in spectator
+
+
+def test_incan_gold_marks_the_readers_row_and_only_theirs() -> None:
+    engine = REGISTRY["incan_gold"]
+    state = positions(engine, 3, seed=7, samples=3)[1]
+    for seat in (0, 1, 2):
+        board = _board(_page(engine, state, 3, seat))
+        assert board.count('<tr class="mine') == 1
+        assert f"Player {seat + 1} (you)" in board
+        assert [f"Player {s + 1} (you)" in board for s in range(3)].count(True) == 1
+    assert '<tr class="mine' not in _board(_page(engine, state, 3, None))
+
+
+def test_own_parts_come_from_the_owners_view_and_reach_only_the_owner() -> None:
+    """An `own()` part is filled in from the viewer's own view, on their page only."""
+    tpl = render.templates.env.from_string(
+        "{% for s in range(3) %}[{{ mine(s, own('tent'), '?') }}]{% endfor %}"
+    )
+    shared = tpl.render()
+    views = {
+        s: {"players": [{"tent": 10 * (t + 1) if t == s else None} for t in range(3)]}
+        for s in range(3)
+    }
+    for seat in range(3):
+        page = render.for_viewer(shared, seat, ("incan_gold", views[seat], {}))
+        expected = ["?"] * 3
+        expected[seat] = f"◆ {10 * (seat + 1)}"
+        assert page == "".join(f"[{e}]" for e in expected)
+    assert render.for_viewer(shared, None, ("incan_gold", None, {})) == "[?][?][?]"
+    with pytest.raises(ValueError):
+        render.own("tent-->")
+    with pytest.raises(ValueError):
+        render.own("inside", -1)
+
+
+def test_the_owner_reads_their_tent_on_the_incan_gold_board() -> None:
+    engine = REGISTRY["incan_gold"]
+    state = positions(engine, 3, seed=7, samples=3)[1]
+    for seat in (0, 1, 2):
+        board = _board(_page(engine, state, 3, seat))
+        tent = state.players[seat].tent
+        row = board[board.index('<tr class="mine') :]
+        row = row[: row.index("</tr>")]
+        assert f"<td>◆ {tent}</td>" in row
+        assert board.count('title="Only its owner knows"') == 2
