@@ -310,26 +310,27 @@ templates.env.globals["game_assets"] = game_assets
 # each audience. A marker starts with "<!--@", which no escaped text can contain.
 
 _MINE_OPEN = "<!--@"
-_MINE = re.compile(r"<!--@(\d+)-->(.*?)<!--@\|-->(.*?)<!--@\.-->", re.S)
+_MINE = re.compile(r"<!--@([\d,]+)-->(.*?)<!--@\|-->(.*?)<!--@\.-->", re.S)
 
 
 def mine(seat: Any, yes: Any = "", no: Any = "", caller: Any = None) -> Markup:
     """`{{ mine(p.seat, " mine") }}`, `{{ mine(s, _("Your turn"), other) }}` or
-    `{% call mine(s) %}…{% endcall %}`: `yes` for the person sitting at `seat`, `no` for
-    everyone else (spectators included). Both are escaped unless Markup; they cannot hold
-    another `mine()` (say it as two)."""
+    `{% call mine(s) %}…{% endcall %}`: `yes` for the person sitting at `seat` (or at any of
+    a list of seats), `no` for everyone else (spectators included). Both are escaped unless
+    Markup; they cannot hold another `mine()`: a three-way text is three of them, e.g.
+    `mine(a, for_a)`, `mine(b, for_b)`, `mine([a, b], "", for_the_rest)`."""
     if caller is not None:
         yes = caller()
     yes_html, no_html = escape(yes), escape(no)
     if _MINE_OPEN in yes_html or _MINE_OPEN in no_html:
         raise ValueError("mine() inside mine(): write the two versions out")
-    if seat is None or isinstance(seat, bool) or not isinstance(seat, int):
-        return no_html if seat is None else _not_a_seat(seat)
-    return Markup(f"<!--@{seat}-->{yes_html}<!--@|-->{no_html}<!--@.-->")
-
-
-def _not_a_seat(seat: Any) -> Markup:
-    raise TypeError(f"mine() needs a seat number, not {seat!r}")
+    seats = [s for s in seat if s is not None] if type(seat) in (list, tuple) else [seat]
+    if seat is None or not seats:
+        return no_html
+    if not all(type(s) is int and s >= 0 for s in seats):
+        raise TypeError(f"mine() needs seat numbers, not {seat!r}")
+    who = ",".join(map(str, seats))
+    return Markup(f"<!--@{who}-->{yes_html}<!--@|-->{no_html}<!--@.-->")
 
 
 _OWN_OPEN = "<!--own:"
@@ -366,7 +367,7 @@ def for_viewer(html: str, seat: int | None, own: tuple[str, Any, Any] | None = N
     if seat is None:
         return Markup(_MINE.sub(r"\3", text))
     me = str(seat)
-    text = _MINE.sub(lambda m: m[2] if m[1] == me else m[3], text)
+    text = _MINE.sub(lambda m: m[2] if m[1] == me or me in m[1].split(",") else m[3], text)
     if own is not None and own[1] is not None and _OWN_OPEN in text:
         parts = templates.env.get_template(f"games/{own[0]}/own.html").module
         text = _OWN.sub(lambda m: _own_part(parts, own, seat, m), text)

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from app import i18n, render
 from app.core.config import ROOT
 from app.realtime.hub import Connection
+from app.realtime.messages import standing_names
 from bench.pages import offline_hub, positions
 from engines import ENGINES, REGISTRY
 from engines.core import Engine
@@ -41,6 +42,9 @@ def test_mine_keeps_each_version_for_its_reader_and_escapes_both() -> None:
     assert render.for_viewer(html, None) == "<p><i>them</i></p><p></p>"
     assert render.for_viewer(html, 12) == render.for_viewer(html, None)
     assert render.mine(None, "me", "them") == "them"  # no such seat: nobody's own
+    three = render.mine(1, "A") + render.mine(12, "B") + render.mine([1, 12], "", "C")
+    assert [render.for_viewer(three, s) for s in (1, 12, 2, None)] == ["A", "B", "C", "C"]
+    assert render.for_viewer(render.mine([3, None], "x", "y"), 3) == "x"
     # Given as Markup (a `{% filter for_viewer(seat) %}` block): kept as it is, not re-escaped.
     quoted = Markup(render.mine(1, "O'Brien & me", "O'Brien's"))
     assert render.for_viewer(quoted, None) == "O&#39;Brien&#39;s"
@@ -54,6 +58,8 @@ def test_mine_refuses_what_it_could_not_resolve() -> None:
         render.mine("1", "me")  # a seat is a number; "1" would never match a reader
     with pytest.raises(TypeError):
         render.mine(True, "me")
+    with pytest.raises(TypeError):
+        render.mine([1, "2"], "me")
 
 
 def test_a_name_cannot_forge_a_marker() -> None:
@@ -106,7 +112,7 @@ def test_one_board_per_move_and_each_reader_sees_their_own(
                 shared = render.shared_board(hub, (hub.game.version, hub.room_rev))  # type: ignore[union-attr]
                 for seat, page in pages.items():
                     assert "<!--@" not in page and "<!--own:" not in page
-                    own = (engine.spec.id, hub.game.view(seat), render.standing_names(hub))  # type: ignore[union-attr]
+                    own = (engine.spec.id, hub.game.view(seat), standing_names(hub))  # type: ignore[union-attr]
                     assert render.for_viewer(shared, seat, own) in _board(page)
                 spectator = _board(pages[None])
                 assert "(you)" not in spectator and "(ty)" not in spectator
