@@ -411,8 +411,8 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     `is_host`, `version`, `log_html` (the log lines this seat may read), `names` (display
     names by seat) and `catalogue` (the game's public card data) — nothing else about the
     person, so one rendering serves every socket of the same audience. The game's board is
-    not drawn here but once for all audiences (`shared_board`, given as `board`), and the
-    page is then read as this audience (`for_viewer`).
+    not drawn here but once for all audiences (`shared_board`) and read as this audience
+    (`for_viewer`).
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
@@ -430,6 +430,11 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     view = game.view(seat) if game else None
     log = hub.log_for(seat, last=settings_log_tail)
     room = room_info(hub, seat)
+    names = standing_names(hub)
+    board = ""
+    if game and room["status"] not in _WAITING:
+        # Only the board holds `mine()` markers: read it, not the whole page, as this audience.
+        board = for_viewer(shared_board(hub, key[:2]), seat, (hub.engine.spec.id, view, names))
     ctx = {
         "room": room,
         "catalogue": hub.engine.catalogue(),
@@ -437,13 +442,12 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "is_host": is_host,
         "version": version,
         "view": view,
-        "board": shared_board(hub, key[:2]) if game and room["status"] not in _WAITING else "",
+        "board": board,
         "log_html": log_html(hub, key[:2], log),
-        "names": standing_names(hub),
+        "names": names,
         "bot_levels": bots.LEVELS,
     }
     html = templates.env.get_template("partials/table_state.html").render(ctx)
-    html = for_viewer(html, seat, (hub.engine.spec.id, view, ctx["names"]))
     if len(hub.rendered) > 64:
         hub.rendered.clear()
     hub.rendered[key] = html
