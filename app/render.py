@@ -363,12 +363,26 @@ def for_viewer(html: str, seat: int | None, own: tuple[str, Any, Any] | None = N
     parts."""
     if _MINE_OPEN not in html:
         return Markup(html)
+    return _as_viewer(_pieces(html), seat, own)
+
+
+def _pieces(html: str) -> list[Any]:
+    """`html` cut at its `mine()` markers: text, then (seats, theirs, everyone else's), …"""
     text = str(html)  # as it is: Markup's own string methods would escape the pieces again
-    if seat is None:
-        return Markup(_MINE.sub(r"\3", text))
-    me = str(seat)
-    text = _MINE.sub(lambda m: m[2] if m[1] == me or me in m[1].split(",") else m[3], text)
-    if own is not None and own[1] is not None and _OWN_OPEN in text:
+    pieces: list[Any] = []
+    at = 0
+    for m in _MINE.finditer(text):
+        pieces.append(text[at : m.start()])
+        pieces.append((frozenset(int(s) for s in m[1].split(",")), m[2], m[3]))
+        at = m.end()
+    pieces.append(text[at:])
+    return pieces
+
+
+def _as_viewer(pieces: list[Any], seat: int | None, own: tuple[str, Any, Any] | None) -> Markup:
+    """The text of `_pieces` as the person at `seat` reads it, their `own()` parts filled in."""
+    text = "".join(p if type(p) is str else (p[1] if seat in p[0] else p[2]) for p in pieces)
+    if seat is not None and own is not None and own[1] is not None and _OWN_OPEN in text:
         parts = templates.env.get_template(f"games/{own[0]}/own.html").module
         text = _OWN.sub(lambda m: _own_part(parts, own, seat, m), text)
     return Markup(text)
@@ -400,6 +414,16 @@ def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:
     return Markup(cached)
 
 
+def board_for(hub: RoomHub, state: tuple[Any, ...], seat: int | None, view: Any) -> Markup:
+    """The shared board as the person at `seat` reads it (their own view `view`); the board
+    is cut at its markers once per state and language, not per audience."""
+    key = (*state, "board pieces", i18n.current())
+    pieces = hub.rendered.get(key)
+    if pieces is None:
+        pieces = hub.rendered[key] = _pieces(shared_board(hub, state))
+    return _as_viewer(pieces, seat, (hub.engine.spec.id, view, standing_names(hub)))
+
+
 _WAITING = frozenset({"open", "closed"})
 
 
@@ -424,7 +448,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     key = (version, hub.room_rev, seat, is_host, i18n.current(), settings_log_tail, now)
     if hub.rendered and next(iter(hub.rendered))[:2] != key[:2]:
         hub.rendered.clear()
-    cached = hub.rendered.get(key)
+    cached: str | None = hub.rendered.get(key)
     if cached is not None:
         return cached
     view = game.view(seat) if game else None
@@ -433,8 +457,8 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     names = standing_names(hub)
     board = ""
     if game and room["status"] not in _WAITING:
-        # Only the board holds `mine()` markers: read it, not the whole page, as this audience.
-        board = for_viewer(shared_board(hub, key[:2]), seat, (hub.engine.spec.id, view, names))
+        # Only the board holds `mine()` markers: the page around it is this audience's own.
+        board = board_for(hub, key[:2], seat, view)
     ctx = {
         "room": room,
         "catalogue": hub.engine.catalogue(),

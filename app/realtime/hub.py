@@ -311,8 +311,9 @@ class RoomHub:
         """The viewer-independent room facts, built once per key (app.realtime.messages)."""
         self.encoded: dict[tuple[Any, ...], str] = {}
         """JSON state messages already encoded for this (version, room revision), by audience."""
-        self.rendered: dict[tuple[Any, ...], str] = {}
-        """Table fragments already rendered for this (version, room revision), by audience."""
+        self.rendered: dict[tuple[Any, ...], Any] = {}
+        """Table fragments already rendered for this (version, room revision), by audience, and
+        the shared board (app.render.shared_board), also cut at its markers."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
         self.on_room_created: Callable[[Any, list[repo.SeatInfo]], object] = lambda r, s: None
