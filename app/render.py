@@ -467,6 +467,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "version": version,
         "view": view,
         "board": board,
+        "seat_list": seat_list(hub, room, seat, is_host),
         "log_html": log_html(hub, key[:2], log),
         "names": names,
         "bot_levels": bots.LEVELS,
@@ -503,18 +504,33 @@ def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
     return Markup(cached)
 
 
+def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
+    """The seats of the seats bar as the person at `seat` reads them. Drawn once for everyone
+    at this (version, room revision, who is online, half second, language) — `room` is
+    `room_info` of now — and read per audience (`mine()`, as the board); a host without a
+    seat gets their own drawing (the hand-to-a-bot buttons are the host's)."""
+    unseated_host = is_host and seat is None
+    key = (*hub.room_info_key[:2], "seats", *hub.room_info_key[2:], unseated_host)
+    pieces = hub.rendered.get(key)
+    if pieces is None:
+        game = hub.game
+        ctx = {
+            "room": room,
+            "header": game.header() if game else None,
+            "unseated_host": unseated_host,
+        }
+        html = templates.env.get_template("partials/seat_list.html").render(ctx)
+        pieces = hub.rendered[key] = _pieces(html)
+    return _as_viewer(pieces, seat, None)
+
+
 def presence_html(hub: RoomHub, conn: Connection) -> str:
-    """Just the seats bar (presence dots changed). It reads only the view's public header
+    """Just the seats bar (presence dots changed). It reads only the views' public header
     (who is to act, who has chosen), so no seat's view is computed for a presence change."""
     seat = hub.seat_of(conn.user_id)
-    game = hub.game
-    ctx = {
-        "room": room_info(hub, seat),
-        "seat": seat,
-        "view": {"header": game.header()} if game else None,
-        "is_host": conn.user_id == hub.host_id,
-        "oob": True,
-    }
+    is_host = conn.user_id == hub.host_id
+    room = room_info(hub, seat)
+    ctx = {"room": room, "seat_list": seat_list(hub, room, seat, is_host), "oob": True}
     return templates.env.get_template("partials/seats.html").render(ctx)
 
 

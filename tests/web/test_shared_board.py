@@ -161,3 +161,38 @@ def test_the_owner_reads_their_tent_on_the_incan_gold_board() -> None:
         row = row[: row.index("</tr>")]
         assert f"<td>◆ {tent}</td>" in row
         assert board.count('title="Only its owner knows"') == 2
+
+
+def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Presence redraws the seats bar for every socket from one drawing: "(you)" on each
+    reader's own seat, and the hand-to-a-bot button (seat 1 away for long) only on the host's
+    page — the seated host's or, drawn apart, a host without a seat."""
+    engine = REGISTRY["incan_gold"]
+    state = positions(engine, 3, seed=7, samples=3)[1]
+    hub = offline_hub(engine, state, 3)
+    monkeypatch.setattr(hub, "offline_for", lambda s: 600.0 if s == 1 else None)
+    drawn: list[str] = []
+    real = render.templates.env.get_template
+
+    def counting(name: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(render.templates.env, "get_template", counting)
+    bars = {
+        uid: render.presence_html(hub, Connection(user_id=uid, fmt="html"))
+        for uid in (100, 101, 102, None)
+    }
+    assert drawn.count("partials/seat_list.html") == 1
+    assert [bars[100 + s].count("(you)") for s in range(3)] == [1, 1, 1]
+    assert "(you)" not in bars[None]
+    for s in range(3):
+        assert f'<span class="seat-name">Player {s + 1} (you)</span>' in bars[100 + s]
+    assert "handover?seat=1" in bars[100]  # the host, seat 0
+    assert not any("handover" in bars[uid] for uid in (101, 102, None))
+    hub.host_id, hub.room_rev = 999, hub.room_rev + 1  # a host who does not play
+    assert "handover?seat=1" in render.presence_html(hub, Connection(user_id=999, fmt="html"))
+    assert "handover" not in render.presence_html(hub, Connection(user_id=100, fmt="html"))
+    assert "<!--@" not in "".join(bars.values())
