@@ -284,7 +284,10 @@ class IncanGold(Engine[State, Any, Options]):
             ),
             "gems_on_path": sum(pc.remainder for pc in state.path),
             "players": players,
-            "rounds_played": [r.model_dump(exclude={"scores"}) for r in state.rounds],
+            # Plain dicts: a pydantic dump per round and audience was a quarter of this view.
+            "rounds_played": [
+                {"round": r.round, "ended_by": r.ended_by, "hazard": r.hazard} for r in state.rounds
+            ],
             "score_history": [r.scores for r in state.rounds] if state.over else None,
             "outcome": outcome.to_json() if outcome else None,
         }
