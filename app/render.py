@@ -510,10 +510,12 @@ def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: boo
     `room_info` of now — and read per audience (`mine()`, as the board); a host without a
     seat gets their own drawing (the hand-to-a-bot buttons are the host's)."""
     unseated_host = is_host and seat is None
-    key = (*hub.room_info_key[:2], "seats", *hub.room_info_key[2:], unseated_host)
+    game = hub.game
+    # Led by (version, room revision) as every key of `hub.rendered` (see state_html).
+    state = (game.version if game else 0, hub.room_rev)
+    key = (*state, "seats", *hub.room_info_key[2:], unseated_host)
     pieces = hub.rendered.get(key)
     if pieces is None:
-        game = hub.game
         ctx = {
             "room": room,
             "header": game.header() if game else None,
