@@ -9,6 +9,8 @@ bonuses (base game).
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines.core import JSON, Phrase, Rng, copy_state, tr
 from engines.ganges.cards import (
     CARDS,
@@ -32,8 +34,12 @@ BY_COLOUR: dict[str, list[str]] = {
 """Card ids by die colour, catalogue order (die values are re-dealt within a colour)."""
 
 
+@cache
 def card_front(card_id: str) -> JSON:
     """A card's action side as the screen draws it (the die colour is in its corner).
+
+    Made once per card and shared by every view that shows it (it depends on the card alone;
+    views are read, never changed): making it per view was two thirds of a Ganges view.
 
     Ships: number, exact cost, reward code; buildings: types, cost colour and minimum sum (1 fame
     per building); goods: goods and the immediate coin; palace: exact cost and effect code.
