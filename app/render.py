@@ -227,6 +227,15 @@ def game_title(game_id: str) -> str:
 
 
 templates.env.globals["game_title"] = game_title
+
+
+def game_catalogue(game_id: str) -> Any:
+    """A game's public reference data (`Engine.catalogue`), for a macro file imported without
+    context: its card helpers then take a card id alone and can be `pure`."""
+    return REGISTRY[game_id].catalogue()
+
+
+templates.env.globals["game_catalogue"] = game_catalogue
 templates.env.globals["engines"] = ENGINES
 templates.env.filters["tojson_attr"] = lambda v: json.dumps(v, separators=(",", ":"))
 
