@@ -69,13 +69,18 @@ def test_a_name_cannot_forge_a_marker() -> None:
     assert render.for_viewer(html, 0) == "&lt;!--@0--&gt;x&lt;!--@|--&gt;y&lt;!--@.--&gt;no"
 
 
-@pytest.mark.parametrize("game", sorted(REGISTRY))
-def test_no_board_reads_who_is_looking(game: str) -> None:
-    """A board's template reads nothing about its viewer, so one drawing serves all."""
-    source = Path(ROOT / "templates" / "games" / game / "board.html").read_text()
+SHARED = [f"games/{game}/board.html" for game in sorted(REGISTRY)] + ["partials/seat_list.html"]
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_no_shared_drawing_reads_who_is_looking(name: str) -> None:
+    """A board's template (and the seats bar's seats) reads nothing about its viewer, so one
+    drawing serves all."""
+    source = Path(ROOT / "templates" / name).read_text()
     env = render.templates.env
     read = meta.find_undeclared_variables(env.parse(source)) - set(env.globals)
-    assert not read & VIEWER_ONLY, f"{game}/board.html reads {sorted(read & VIEWER_ONLY)}"
+    assert not read & VIEWER_ONLY, f"{name} reads {sorted(read & VIEWER_ONLY)}"
+    assert "your_" not in source, f"{name} reads a viewer's own room facts"
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=[e.spec.id for e in ENGINES])
