@@ -100,6 +100,7 @@ class Runtime:
     metrics: Metrics = field(default_factory=Metrics)
     bus: LocalBus | RedisBus = field(default_factory=LocalBus)
     trimmer: Trimmer = field(default_factory=Trimmer)
+    sends: SendWatch = field(default_factory=lambda: SendWatch())
     follower_grace: float = 5.0
     """With several processes: how much longer than the process that made the last change a
     follower waits before it moves for a bot or an expired clock itself (in case that process
@@ -151,6 +152,49 @@ class Mailbox:
         return self._items.pop(0)
 
 
+SEND_TIMEOUT = 15.0
+"""Seconds one push may wait for a client that does not read before it is dropped."""
+
+
+class SendWatch:
+    """The pushes being written, by connection, with when each began; the ticker gives up
+    on those that have waited `timeout` seconds (a client that stopped reading) by
+    cancelling their writer, which then closes the socket as too slow.
+
+    One dict entry per push in flight instead of a loop timer armed and disarmed around
+    every frame (`asyncio.timeout` per push was ~5 % of a move's CPU); the price is that a
+    stuck push is noticed at the ticker's next round (within a second of `timeout`)."""
+
+    __slots__ = ("_inflight", "timeout")
+
+    def __init__(self, timeout: float = SEND_TIMEOUT) -> None:
+        self.timeout = timeout
+        self._inflight: dict[Connection, tuple[float, asyncio.Task[Any] | None]] = {}
+
+    def __len__(self) -> int:
+        return len(self._inflight)
+
+    def begin(self, conn: Connection) -> None:
+        """The current task starts writing a push to `conn`."""
+        self._inflight[conn] = (time.monotonic(), asyncio.current_task())
+
+    def end(self, conn: Connection) -> None:
+        """The push to `conn` is written (or given up)."""
+        self._inflight.pop(conn, None)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Give up on every push older than `timeout`: mark its connection too slow and
+        cancel the task writing it. Returns how many."""
+        now = time.monotonic() if now is None else now
+        stuck = [c for c, (since, _) in self._inflight.items() if now - since >= self.timeout]
+        for conn in stuck:
+            _, task = self._inflight.pop(conn)
+            conn.too_slow = True
+            if task is not None:
+                task.cancel()
+        return len(stuck)
+
+
 @dataclass(eq=False, slots=True)
 class Connection:
     """One open websocket: who is behind it and what it has been sent."""
@@ -164,6 +208,7 @@ class Connection:
     pending: set[str] = field(default_factory=set)  # coalesced kinds waiting in the queue
     max_queue: int = 200
     overflow: bool = False
+    too_slow: bool = False  # a push waited past SendWatch.timeout: the writer closes the socket
 
     def notify(self, kind: str, payload: Any = None) -> None:
         """Wake this connection's writer. A state or presence push waiting in the queue
@@ -1624,6 +1669,7 @@ class Hubs:
             await asyncio.sleep(interval)
             try:
                 await self.tick()
+                self.runtime.sends.sweep()
                 self.runtime.trimmer.maybe_trim()
                 now = time.monotonic()
                 bus = self.runtime.bus

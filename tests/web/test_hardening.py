@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from pathlib import Path
 
 import httpx
@@ -242,6 +243,82 @@ def test_a_connection_queue_is_bounded() -> None:
         conn.notify("chat", f"line {i}")
     assert conn.queue.qsize() == 50
     assert conn.overflow
+
+
+class _NeverReads:
+    """A websocket whose client stopped reading: a push waits for ever."""
+
+    def __init__(self) -> None:
+        self.waiting = asyncio.Event()
+
+    async def send_text(self, data: str) -> None:
+        self.waiting.set()
+        await asyncio.Event().wait()
+
+
+class _Reads:
+    """A websocket whose client reads: a push is written at once."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+
+
+async def test_a_push_the_client_never_reads_is_given_up_after_the_timeout() -> None:
+    """A push is watched while it is written: one still waiting at the sweep after the
+    timeout is cancelled and its writer told the client is too slow (then it closes the
+    socket with 4408); a younger one is left alone, and a written one leaves nothing behind.
+    A writer cancelled for another reason (the socket went away) is still cancelled."""
+    from app.api.routes.ws import TooSlow, _send
+    from app.realtime.hub import Connection, SendWatch
+
+    sends = SendWatch(timeout=15.0)
+    reads, conn_ok = _Reads(), Connection(user_id=2, fmt="json")
+    await _send(reads, conn_ok, {"type": "presence"}, sends)  # type: ignore[arg-type]
+    assert reads.sent == ['{"type":"presence"}'] and len(sends) == 0
+
+    stuck, conn = _NeverReads(), Connection(user_id=1, fmt="json")
+    push = asyncio.create_task(_send(stuck, conn, "state", sends))  # type: ignore[arg-type]
+    await stuck.waiting.wait()
+    assert len(sends) == 1
+    began = time.monotonic()
+    assert sends.sweep(began + 14.0) == 0
+    await asyncio.sleep(0)
+    assert not push.done() and not conn.too_slow
+    assert sends.sweep(began + 16.0) == 1
+    with pytest.raises(TooSlow):
+        await push
+    assert conn.too_slow and len(sends) == 0
+    with pytest.raises(TooSlow):  # nothing more is written to it
+        await _send(reads, conn, "later", sends)  # type: ignore[arg-type]
+    assert reads.sent == ['{"type":"presence"}']
+
+    gone, conn_gone = _NeverReads(), Connection(user_id=3, fmt="json")
+    push = asyncio.create_task(_send(gone, conn_gone, "state", sends))  # type: ignore[arg-type]
+    await gone.waiting.wait()
+    push.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await push
+    assert not conn_gone.too_slow and len(sends) == 0
+
+
+async def test_the_ticker_sweeps_pushes_stuck_past_the_timeout(server: Server) -> None:
+    """The running server's ticker is what gives up on a stuck push."""
+    from app.api.routes.ws import TooSlow, _send
+    from app.realtime.hub import Connection
+
+    sends = app_of(server).state.hubs.runtime.sends
+    before, sends.timeout = sends.timeout, 0.2
+    try:
+        stuck, conn = _NeverReads(), Connection(user_id=1, fmt="json")
+        push = asyncio.create_task(_send(stuck, conn, "state", sends))  # type: ignore[arg-type]
+        with pytest.raises(TooSlow):
+            await asyncio.wait_for(push, 5 * server.settings.clock_tick)
+        assert conn.too_slow
+    finally:
+        sends.timeout = before
 
 
 async def test_cookies_are_secure_over_https_only(server: Server) -> None:

@@ -20,7 +20,7 @@ from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import RateWindow
 from app.i18n import N_
-from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub
+from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub, SendWatch
 from app.realtime.messages import encode_json, state_json_text
 from app.realtime.protocol import (
     Act,
@@ -64,8 +64,6 @@ async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: 
     await ws.close(close_code, text.encode()[:120].decode(errors="ignore"))
 
 
-SEND_TIMEOUT = 15.0
-"""Seconds one push may wait for a client that does not read before it is dropped."""
 CLOSE_TOO_SLOW = 4408
 """Close code: the client fell too far behind (it re-syncs when it reconnects)."""
 CLOSE_RATE_LIMITED = 4429
@@ -76,22 +74,28 @@ class TooSlow(Exception):
     """The client stopped reading."""
 
 
-async def _send(ws: WebSocket, conn: Connection, data: Any) -> None:
-    if conn.overflow:
+async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) -> None:
+    """Write one push; a push still waiting for the client after `SendWatch.timeout` (the
+    ticker's sweep cancels it) raises TooSlow."""
+    if conn.overflow or conn.too_slow:
         raise TooSlow
+    sends.begin(conn)
     try:
-        async with asyncio.timeout(SEND_TIMEOUT):
-            if isinstance(data, str):
-                await ws.send_text(data)  # a fragment, or JSON encoded already
-            else:
-                await ws.send_text(encode_json(data))
-    except TimeoutError:
-        raise TooSlow from None
+        # A fragment, or JSON encoded already.
+        await ws.send_text(data if isinstance(data, str) else encode_json(data))
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if conn.too_slow and task is not None and task.uncancel() == 0:
+            raise TooSlow from None
+        raise
+    finally:
+        sends.end(conn)
 
 
 async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings) -> None:
     """Send what the hub announces; each state is computed for this connection's seat."""
     json_fmt = conn.fmt == "json"
+    sends = hub.runtime.sends
     while True:
         kind, payload = await conn.queue.get()
         conn.taken(kind)
@@ -102,7 +106,7 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
                 if json_fmt
                 else render.error_html(code, message)
             )
-            await _send(ws, conn, data)
+            await _send(ws, conn, data, sends)
         elif kind == "state":
             key = (hub.game.version if hub.game else 0, hub.room_rev)
             if key == conn.sent_key and payload != "force":
@@ -113,20 +117,20 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
                 conn.log_version = key[0]
             else:
                 data = render.state_html(hub, conn, settings.log_tail)
-            await _send(ws, conn, data)
+            await _send(ws, conn, data, sends)
         elif kind == "presence":
             data = (
                 presence_message(hub.online_seats())
                 if json_fmt
                 else render.presence_html(hub, conn)
             )
-            await _send(ws, conn, data)
+            await _send(ws, conn, data, sends)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
             lines = list(hub.chat_log) if payload is None else [payload]
             history = payload is None
             data = chat_message(lines, history) if json_fmt else render.chat_html(lines, history)
-            await _send(ws, conn, data)
+            await _send(ws, conn, data, sends)
 
 
 @router.websocket("/ws/t/{slug}")
