@@ -210,3 +210,45 @@ def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
     macro = "{% macro gettext(x) %}<{{ x }}>{% endmacro %}{{ gettext('a') }}"
     assert "context.call(" in templates.env.compile(macro, raw=True)
     assert templates.env.from_string(macro).render() == "<a>"
+
+
+def test_printed_values_are_escaped_as_markupsafe_does() -> None:
+    """`{{ value }}` goes through `escape_output` (app/render.py), which skips copying Markup
+    and escaping ints: for every kind of value a template prints, the same text as
+    markupsafe's `escape`, and Markup out."""
+    from markupsafe import Markup, escape
+
+    from app.render import escape_output, templates
+
+    class Html:
+        def __html__(self) -> str:
+            return "<i>own</i>"
+
+    class Named:
+        def __str__(self) -> str:
+            return "a<b & 'c'"
+
+    values: list[object] = [
+        "<script>alert('x')</script> & \"q\"",
+        "plain",
+        "",
+        Markup("<b>bold</b>"),
+        Markup(""),
+        0,
+        -42,
+        10**30,
+        True,
+        None,
+        1.5,
+        Html(),
+        Named(),
+        ["<li>", 3],
+    ]
+    for value in values:
+        out = escape_output(value)
+        assert isinstance(out, Markup)
+        assert str(out) == str(escape(value)), value
+    code = templates.env.compile("{{ x }}", raw=True)
+    assert "from app.render import escape_output as escape" in code
+    page = templates.env.from_string("{% for x in xs %}[{{ x }}]{% endfor %}")
+    assert page.render(xs=values) == "".join(f"[{escape(v)}]" for v in values)

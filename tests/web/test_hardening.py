@@ -292,11 +292,11 @@ async def test_a_push_the_client_never_reads_is_given_up_after_the_timeout() -> 
         await push
     assert conn.too_slow and len(sends) == 0
     with pytest.raises(TooSlow):  # nothing more is written to it
-        await _send(reads, conn, "later", sends)  # type: ignore[arg-type]
+        await _send(reads, conn, "later", sends)
     assert reads.sent == ['{"type":"presence"}']
 
     gone, conn_gone = _NeverReads(), Connection(user_id=3, fmt="json")
-    push = asyncio.create_task(_send(gone, conn_gone, "state", sends))  # type: ignore[arg-type]
+    push = asyncio.create_task(_send(gone, conn_gone, "state", sends))
     await gone.waiting.wait()
     push.cancel()
     with pytest.raises(asyncio.CancelledError):
