@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -96,6 +96,16 @@ class Known:
                 del self._of[user_id]
 
 
+def recent(cookie: Mapping[str, Any], now: float, known: Known) -> User | None:
+    """The person behind `cookie` if this process checked its device recently (`Known`):
+    what `resolve` answers without the database; None means ask `resolve`."""
+    uid = cookie.get("uid")
+    sid = cookie.get("sid")
+    if not isinstance(uid, int) or not isinstance(sid, str):
+        return None
+    return known.get(sid, uid, now)
+
+
 async def resolve(
     cookie: MutableMapping[str, Any],
     db: AsyncSession,
@@ -112,8 +122,8 @@ async def resolve(
     if not isinstance(uid, int):
         return None
     sid = cookie.get("sid")
-    if known is not None and isinstance(sid, str):
-        user = known.get(sid, uid, now)
+    if known is not None:
+        user = recent(cookie, now, known)
         if user is not None:
             return user
     if not isinstance(sid, str):

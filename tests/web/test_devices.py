@@ -175,3 +175,51 @@ def test_known_devices_are_trusted_briefly_and_forgotten_on_change() -> None:
     known.put("dev-2", ala, last_seen=1000.0, now=1000.0)
     known.forget(7)
     assert known.get("dev-1", 7, 1000.5) is None and known.get("dev-2", 7, 1000.5) is None
+
+
+async def test_a_recently_checked_device_needs_no_database_session(server: Server) -> None:
+    """A request or socket from a device this process checked moments ago is answered
+    without opening a database session (the check is kept, `Known`); once forgotten, the
+    next one opens exactly one, to check the device again, and is the same person."""
+    from tests.web.clients import hub_of
+    from tests.web.tables import app_of
+
+    seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
+    app = app_of(server)
+    slug = table["slug"]
+    ala = seats[0]
+    real = app.state.sessions
+    opened: list[object] = []
+
+    def counting(*args: object, **kwargs: object) -> object:
+        opened.append(args)
+        return real(*args, **kwargs)
+
+    app.state.sessions = counting
+    try:
+        r = await ala.http.get(f"/api/tables/{slug}")
+        assert r.status_code == 200 and r.json()["your_seat"] == 0
+        await ala.connect(slug)
+        await ala.wait_for(lambda p: bool(p.states))
+        assert ala.states[-1]["room"]["your_seat"] == 0  # the socket knows her too
+        assert opened == []
+
+        uid = hub_of(app, slug).seats[0].user_id
+        assert uid is not None
+        app.state.hubs.known.forget(uid)
+        r = await ala.http.get(f"/api/tables/{slug}")
+        assert r.status_code == 200 and r.json()["your_seat"] == 0
+        assert len(opened) == 1
+        r = await ala.http.get(f"/api/tables/{slug}")
+        assert r.json()["your_seat"] == 0 and len(opened) == 1  # kept again
+
+        # A browser with no cookie is nobody, and needs no session to be told so.
+        nobody = httpx.AsyncClient(base_url=server.url, timeout=10)
+        r = await nobody.get(f"/api/tables/{slug}")
+        assert r.status_code == 200 and r.json()["your_seat"] is None
+        assert len(opened) == 1
+        await nobody.aclose()
+    finally:
+        app.state.sessions = real
+        for s in seats:
+            await s.close()

@@ -41,6 +41,11 @@ async def _user_id(ws: WebSocket) -> int | None:
     """The person behind the socket's cookie (a signed-out device is nobody)."""
     hubs: Hubs = ws.app.state.hubs
     cookie = dict(ws.session)
+    user = identity.recent(cookie, hubs.runtime.now(), hubs.known)
+    if user is not None:
+        return user.id
+    if "uid" not in cookie:
+        return None
     async with ws.app.state.sessions() as db:
         user = await identity.resolve(
             cookie,
