@@ -1668,8 +1668,8 @@ class Hubs:
         while True:
             await asyncio.sleep(interval)
             try:
+                self.runtime.sends.sweep()  # first: a slow clock round must not delay it
                 await self.tick()
-                self.runtime.sends.sweep()
                 self.runtime.trimmer.maybe_trim()
                 now = time.monotonic()
                 bus = self.runtime.bus

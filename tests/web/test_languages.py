@@ -10,6 +10,7 @@ import json
 import httpx
 from websockets.asyncio.client import connect
 
+from app import i18n
 from tests.conftest import Server
 from tests.web.clients import Player, make_table
 
@@ -142,3 +143,28 @@ async def test_json_clients_get_message_ids_and_their_language(server: Server) -
     finally:
         for p in players:
             await p.close()
+
+
+async def test_the_game_list_speaks_the_readers_language(server: Server) -> None:
+    """`GET /api/games`: every playable game with its player range and options schema, its
+    title in the reader's language; asked again, the same answer (the schema is built once)."""
+    from app.tables import playable_engines
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        en = (await http.get("/api/games", headers=ENGLISH)).json()
+        pl = (await http.get("/api/games", headers=POLISH)).json()
+        again = (await http.get("/api/games", headers=ENGLISH)).json()
+    engines = {e.spec.id: e for e in playable_engines()}
+    assert [g["id"] for g in en] == list(engines) and en == again
+    for game_en, game_pl in zip(en, pl, strict=True):
+        spec = engines[game_en["id"]].spec
+        assert (game_en["min_players"], game_en["max_players"]) == (
+            spec.min_players,
+            spec.max_players,
+        )
+        assert game_en["options"] == spec.options.model_json_schema() == game_pl["options"]
+        assert game_en["title"] == spec.title
+        with i18n.use("pl"):
+            assert game_pl["title"] == i18n.gettext(spec.title)
+    titles = {g["id"]: g["title"] for g in pl}
+    assert titles["racing_hedgehogs"] == "Pędzące Jeże"  # translated
