@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import repo
 from app.db.models import User
@@ -104,6 +104,26 @@ def recent(cookie: Mapping[str, Any], now: float, known: Known) -> User | None:
     if not isinstance(uid, int) or not isinstance(sid, str):
         return None
     return known.get(sid, uid, now)
+
+
+async def person(
+    cookie: MutableMapping[str, Any],
+    sessions: async_sessionmaker[AsyncSession],
+    now: float,
+    agent: str,
+    *,
+    upgrade: bool,
+    known: Known,
+) -> User | None:
+    """`resolve` for a request or socket: a device this process checked recently needs no
+    database session at all (most requests and sockets); otherwise it is checked in a
+    session of its own, closed before the caller goes on (its connection back in the pool
+    before a handler waits on a room's lock, which takes its own connection)."""
+    user = recent(cookie, now, known)
+    if user is not None or "uid" not in cookie:
+        return user
+    async with sessions() as db:
+        return await resolve(cookie, db, now, agent, upgrade=upgrade, known=known)
 
 
 async def resolve(

@@ -39,23 +39,17 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 
 
 async def get_user(request: Request) -> User | None:
-    """The guest behind the signed session cookie, if any (on a device not signed out).
-
-    A device this process checked recently (`identity.Known`) needs no database session at
-    all (most requests: ~10 % of a join's CPU was opening and closing one for nothing);
-    otherwise it is checked in a session of its own, ended before the handler runs, so the
-    connection goes back to the pool before the handler waits on a room's lock (which takes
-    its own connection): a burst of requests can never hold every pooled connection while
-    waiting for one more."""
+    """The guest behind the signed session cookie, if any (on a device not signed out); a
+    device checked moments ago costs no database session (`identity.person`)."""
     hubs: Hubs = request.app.state.hubs
-    now = hubs.runtime.now()
-    user = identity.recent(request.session, now, hubs.known)
-    if user is None and "uid" in request.session:
-        async with request.app.state.sessions() as session:
-            user = await identity.resolve(
-                request.session, session, now, agent_of(request), upgrade=True, known=hubs.known
-            )
-            await session.commit()
+    user = await identity.person(
+        request.session,
+        request.app.state.sessions,
+        hubs.runtime.now(),
+        agent_of(request),
+        upgrade=True,
+        known=hubs.known,
+    )
     if user is not None and user.language:
         i18n.set_current(user.language)
     return user

@@ -40,21 +40,14 @@ log = logging.getLogger("stolik.ws")
 async def _user_id(ws: WebSocket) -> int | None:
     """The person behind the socket's cookie (a signed-out device is nobody)."""
     hubs: Hubs = ws.app.state.hubs
-    cookie = dict(ws.session)
-    user = identity.recent(cookie, hubs.runtime.now(), hubs.known)
-    if user is not None:
-        return user.id
-    if "uid" not in cookie:
-        return None
-    async with ws.app.state.sessions() as db:
-        user = await identity.resolve(
-            cookie,
-            db,
-            hubs.runtime.now(),
-            ws.headers.get("user-agent", ""),
-            upgrade=False,
-            known=hubs.known,
-        )
+    user = await identity.person(
+        dict(ws.session),
+        ws.app.state.sessions,
+        hubs.runtime.now(),
+        ws.headers.get("user-agent", ""),
+        upgrade=False,
+        known=hubs.known,
+    )
     return user.id if user is not None else None
 
 
