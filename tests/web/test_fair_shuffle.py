@@ -8,11 +8,27 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
-from engines import verify
+from engines import get_engine, verify
+from engines.core import GameError
 from tests.conftest import Server
 from tests.web.clients import drive, make_table
 from tests.web.tables import app_of
+
+
+def _replays_to_the_end(export: dict[str, Any]) -> bool:
+    """Whether `setup(seed)` and the export's actions reach its stored end (the engine alone)."""
+    engine = get_engine(export["engine"])
+    state = engine.setup(
+        export["num_players"], engine.parse_options(export["options"]), export["seed"]
+    ).state
+    try:
+        for move in export["actions"]:
+            state = engine.apply(state, move["seat"], engine.parse_action(move["action"])).state
+    except GameError:
+        return False
+    return bool(engine.dump(state) == export["final_snapshot"])
 
 
 async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Path) -> None:
@@ -48,10 +64,19 @@ async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Pat
         path = tmp_path / "game.json"
         path.write_text(json.dumps(export))
         assert verify.main([str(path)]) == 0
-        export["actions"][0]["action"] = {
-            "type": "camp" if export["actions"][0]["action"]["type"] == "torch" else "torch"
-        }
-        path.write_text(json.dumps(export))
+        assert _replays_to_the_end(export)
+        # A changed choice is caught. Not every flip changes the game (a torch and a camp
+        # can end the round alike), so change the first one that, replayed here with the
+        # engine alone, fails or ends elsewhere than the stored end.
+        for i in range(len(export["actions"])):
+            tampered = json.loads(json.dumps(export))
+            move = tampered["actions"][i]
+            move["action"] = {"type": "camp" if move["action"]["type"] == "torch" else "torch"}
+            if not _replays_to_the_end(tampered):
+                break
+        else:
+            raise AssertionError("no single changed choice alters this game")
+        path.write_text(json.dumps(tampered))
         assert verify.main([str(path)]) == 1
 
         page = await seats[0].http.get(f"/t/{slug}/verify")
