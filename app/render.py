@@ -472,15 +472,17 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     game = hub.game
     version = game.version if game else 0
     is_host = conn.user_id == hub.host_id
-    # Rendered once per audience and language for this state, whatever the number of sockets
-    # (ten spectators share one page); the room info's clock time keeps it fresh to 0.5 s.
-    now = int(hub.runtime.now() * 2)
-    key = (version, hub.room_rev, seat, is_host, i18n.current(), settings_log_tail, now)
-    if hub.rendered and next(iter(hub.rendered))[:2] != key[:2]:
-        hub.rendered.clear()
-    cached: str | None = hub.rendered.get(key)
+    # Rendered once per audience and language at this moment (version, room revision, who is
+    # online, half second: the room info's clock time keeps it fresh to 0.5 s), whatever the
+    # number of sockets (ten spectators share one page).
+    pages = hub.moment_cache()
+    key = ("page", seat, is_host, i18n.current(), settings_log_tail)
+    cached: str | None = pages.get(key)
     if cached is not None:
         return cached
+    state = (version, hub.room_rev)
+    if hub.rendered and next(iter(hub.rendered))[:2] != state:
+        hub.rendered.clear()
     view = game.view(seat) if game else None
     log = hub.log_for(seat, last=settings_log_tail)
     room = room_info(hub, seat)
@@ -488,7 +490,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     board = ""
     if game and room["status"] not in _WAITING:
         # Only the board holds `mine()` markers: the page around it is this audience's own.
-        board = board_for(hub, key[:2], seat, view)
+        board = board_for(hub, state, seat, view)
     ctx = {
         "room": room,
         "catalogue": hub.engine.catalogue(),
@@ -498,14 +500,14 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "view": view,
         "board": board,
         "seat_list": seat_list(hub, room, seat, is_host),
-        "log_html": log_html(hub, key[:2], log),
+        "log_html": log_html(hub, state, log),
         "names": names,
         "bot_levels": bots.LEVELS,
     }
     html = templates.env.get_template("partials/table_state.html").render(ctx)
-    if len(hub.rendered) > 64:
-        hub.rendered.clear()
-    hub.rendered[key] = html
+    if len(pages) > 64:
+        pages.clear()
+    pages[key] = html
     return html
 
 
@@ -536,15 +538,14 @@ def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
 
 def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
     """The seats of the seats bar as the person at `seat` reads them. Drawn once for everyone
-    at this (version, room revision, who is online, half second, language) — `room` is
-    `room_info` of now — and read per audience (`mine()`, as the board); a host without a
-    seat gets their own drawing (the hand-to-a-bot buttons are the host's)."""
+    at this moment (`RoomHub.moment_cache`) and language — `room` is `room_info` of now —
+    and read per audience (`mine()`, as the board); a host without a seat gets their own
+    drawing (the hand-to-a-bot buttons are the host's)."""
     unseated_host = is_host and seat is None
     game = hub.game
-    # Led by (version, room revision) as every key of `hub.rendered` (see state_html).
-    state = (game.version if game else 0, hub.room_rev)
-    key = (*state, "seats", *hub.room_info_key[2:], unseated_host)
-    pieces = hub.rendered.get(key)
+    cache = hub.moment_cache()
+    key = ("seats", i18n.current(), unseated_host)
+    pieces = cache.get(key)
     if pieces is None:
         ctx = {
             "room": room,
@@ -552,7 +553,7 @@ def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: boo
             "unseated_host": unseated_host,
         }
         html = templates.env.get_template("partials/seat_list.html").render(ctx)
-        pieces = hub.rendered[key] = _pieces(html)
+        pieces = cache[key] = _pieces(html)
     return _as_viewer(pieces, seat, None)
 
 

@@ -354,11 +354,11 @@ class RoomHub:
         self.room_info_key: tuple[Any, ...] = ()
         self.room_info_shared: dict[str, Any] = {}
         """The viewer-independent room facts, built once per key (app.realtime.messages)."""
-        self.encoded: dict[tuple[Any, ...], str] = {}
-        """JSON state messages already encoded for this (version, room revision), by audience."""
+        self._moment: tuple[Any, ...] = ()
+        self._moment_cache: dict[tuple[Any, ...], Any] = {}
         self.rendered: dict[tuple[Any, ...], Any] = {}
-        """Table fragments already rendered for this (version, room revision), by audience, and
-        the shared board (app.render.shared_board), also cut at its markers."""
+        """What is drawn once per (version, room revision) whatever the time: the shared board
+        (app.render.shared_board), also cut at its markers, and the log fragments."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
         self.on_room_created: Callable[[Any, list[repo.SeatInfo]], object] = lambda r, s: None
@@ -465,6 +465,25 @@ class RoomHub:
     def local_seats(self) -> set[Seat]:
         """Seats with a connection to this process."""
         return {s for c in self.connections if (s := self.seat_of(c.user_id)) is not None}
+
+    def moment_cache(self) -> dict[tuple[Any, ...], Any]:
+        """A cache for what shows the moment: a state message or table page carries the room
+        info, whose clock time (to the half second) and online dots change without a move. It
+        holds the JSON messages and pages of this (version, room revision, who is online, half
+        second), by audience and language, and is emptied as soon as any of the four moves on
+        (keyed by the half second without being emptied, stale pages piled up, up to 64 on a
+        watched table where nobody moved)."""
+        game = self.game
+        moment = (
+            game.version if game else 0,
+            self.room_rev,
+            tuple(self.online_seats()),
+            int(self.runtime.now() * 2),
+        )
+        if moment != self._moment:
+            self._moment = moment
+            self._moment_cache = {}
+        return self._moment_cache
 
     def online_seats(self) -> list[Seat]:
         """Seats with at least one open connection, here or on another process (bots are

@@ -122,15 +122,11 @@ def encode_json(data: Any) -> str:
 
 
 def state_json_text(hub: RoomHub, seat: int | None, after_version: int) -> str:
-    """`state_json`, encoded, made once per (version, room revision, audience, log start,
-    language, half second) and shared by every socket of that audience (ten spectators at the
-    same place receive one encoding)."""
-    game = hub.game
-    now = int(hub.runtime.now() * 2)
-    key = (game.version if game else 0, hub.room_rev, seat, after_version, i18n.current(), now)
-    cache = hub.encoded
-    if cache and next(iter(cache))[:2] != key[:2]:
-        cache.clear()
+    """`state_json`, encoded, made once per moment (`RoomHub.moment_cache`: version, room
+    revision, who is online, half second), audience, log start and language, and shared by
+    every socket of that audience (ten spectators at the same place receive one encoding)."""
+    cache = hub.moment_cache()
+    key = ("json", seat, after_version, i18n.current())
     text = cache.get(key)
     if text is None:
         if len(cache) > 64:

@@ -3,11 +3,14 @@ encoding of each state between them, and every one of them the same bytes."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
+from app import render
 from app.realtime import messages
+from app.realtime.hub import Connection
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of, make_table
 from tests.web.tables import app_of, assert_kept_as_stored
@@ -46,6 +49,44 @@ async def test_spectators_share_one_encoding_per_state(
     assert len(frames) == 1
     for client in [*players, *watchers]:
         await client.close()
+
+
+async def test_what_shows_the_moment_is_kept_for_that_moment_only(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page and a JSON state show the clocks to the half second and who is online: they are
+    shared while neither changes, dropped when either does, and never pile up on a watched
+    table where nobody moves."""
+    players, table = await make_table(server.url, server.ws_url, ["Ala", "Bo", "Cy"])
+    slug = table["slug"]
+    app = app_of(server)
+    hub = hub_of(app, slug)
+    tail = app.state.settings.log_tail
+    watcher = Connection(user_id=None, fmt="html")  # a spectator (drawn, not attached)
+    clock = [1_000_000.0]
+    monkeypatch.setattr(hub, "runtime", dataclasses.replace(hub.runtime, now=lambda: clock[0]))
+    first = render.state_html(hub, watcher, tail)
+    assert render.state_html(hub, watcher, tail) is first  # same moment: shared
+    for _ in range(40):  # twenty seconds of nobody moving, the page drawn every half second
+        clock[0] += 0.5
+        render.state_html(hub, watcher, tail)
+        messages.state_json_text(hub, None, 0)
+    # What is kept: the board (and its cut), the log, and this moment's page, seats and JSON.
+    assert len(hub.rendered) + len(hub.moment_cache()) <= 6, (
+        list(hub.rendered),
+        list(hub.moment_cache()),
+    )
+
+    # Someone sits down within the same half second: the page shows them online at once.
+    before = render.state_html(hub, watcher, tail)
+    json_before = messages.state_json_text(hub, None, 0)
+    await players[1].connect(slug)
+    await players[1].wait_version(0)
+    after = render.state_html(hub, watcher, tail)
+    assert after.count("dot online") == before.count("dot online") + 1
+    assert messages.state_json_text(hub, None, 0) != json_before
+    for p in players:
+        await p.close()
 
 
 async def test_a_new_table_is_kept_in_memory_as_the_database_holds_it(
