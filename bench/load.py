@@ -31,6 +31,13 @@ as slow and the lagging clients ask for a sync (as a page does after a gap); a t
 that still gets nowhere, whose socket is closed or whose requests fail is counted as failed
 with its reason and left behind, and the others play on.
 
+With `--think S` every act waits first, as a person does: a random think time of 0.5 to 1.5
+times S (seeded), not counted in its latency. Without it (the default) every seat acts the
+moment it may, which keeps the server saturated: then at least one act of every table is
+always waiting, so a latency percentile is bounded below by tables / moves per second
+whatever the server does. With think time the same run measures latency under a load below
+saturation (N tables offer about N / S moves per second).
+
 It prints setup time, moves and moves/s, the latency p50/p95/p99/max, server CPU ms per move
 (`--server-pid`, repeatable: utime+stime from /proc of each pid and its child processes,
 e.g. a second server process or uvicorn workers) and this client's own CPU, so a saturated
@@ -156,6 +163,7 @@ class Run:
     spectators: int
     move_timeout: float
     seed: int
+    think: float = 0.0
     window_start: float = math.inf
     window_end: float = math.inf
     stopping: bool = False
@@ -397,8 +405,10 @@ class Table:
         return any(c.acts for c in self.clients[:SEATS]) or self.clients[0].status == "finished"
 
     async def move(self) -> bool:
-        """One act by a seat that may act; False if it was refused."""
+        """One act by a seat that may act (after its think time); False if it was refused."""
         run = self.run
+        if run.think > 0:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
         actor = self.rng.choice([c for c in self.clients[:SEATS] if c.acts])
         want = "camp" if self.rng.randrange(3) == 0 else "torch"
         values = next((a for a in actor.acts if a["action"]["type"] == want), actor.acts[0])
@@ -503,6 +513,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--move-timeout", type=float, default=10, help="bound of every wait, seconds"
     )
+    parser.add_argument(
+        "--think", type=float, default=0, help="mean seconds a seat thinks before each act"
+    )
     parser.add_argument("--server-pid", type=int, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()
@@ -518,6 +531,7 @@ async def main() -> None:
         spectators=args.spectators,
         move_timeout=args.move_timeout,
         seed=args.seed,
+        think=args.think,
     )
     for pid in args.server_pid:
         if _stat_fields(pid) is None:
@@ -525,7 +539,12 @@ async def main() -> None:
     per_table = SEATS + args.spectators
     print(
         f"{args.tables} tables x ({SEATS} seats + {args.spectators} spectators), "
-        f"{args.format} sockets, {len(run.urls)} server(s) ({run.route} routing)"
+        f"{args.format} sockets, {len(run.urls)} server(s) ({run.route} routing), "
+        + (
+            f"think {args.think:g} s per act (~{args.tables / args.think:.0f} moves/s offered)"
+            if args.think > 0
+            else "no think time (saturating)"
+        )
     )
 
     tables = [Table(run, i) for i in range(args.tables)]
