@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import logging
 import re
 import secrets
@@ -288,6 +289,10 @@ class GameLive:
         if seat not in self.views:
             self.views[seat] = self.engine.view(self.state, seat)
         return self.views[seat]
+
+    def release_views(self) -> None:
+        """Forget the views made so far (they are made again when asked)."""
+        self.views = {}
 
     def header(self) -> Any:
         """The views' public header at the current version (who is to act, who has chosen):
@@ -1504,6 +1509,13 @@ class RoomHub:
     def _broadcast(self, kind: str) -> None:
         for conn in self.connections:
             conn.notify(kind)
+        if kind == "state" and self.game is not None:
+            # The writers just woken build their messages first thing in the loop's next
+            # round; then the views go (a late writer makes its own again). Kept until the
+            # next move, every table's views were most of the live young objects a garbage
+            # collection had to walk (~100 ms pauses at 500 tables).
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to wait for
+                asyncio.get_running_loop().call_soon(self.game.release_views)
 
 
 Loader = Callable[[str], Awaitable[RoomHub | None]]

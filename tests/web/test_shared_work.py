@@ -3,7 +3,9 @@ encoding of each state between them, and every one of them the same bytes."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -87,6 +89,33 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     assert messages.state_json_text(hub, None, 0) != json_before
     for p in players:
         await p.close()
+
+
+async def test_a_tables_views_do_not_outlive_the_push(server: Server) -> None:
+    """Every audience's view is made once for a move's pushes and then let go (kept until the
+    next move, 500 tables' views were most of what a garbage collection walked); a socket
+    that asks later gets a view made again, the same."""
+    players, table = await make_table(server.url, server.ws_url, ["Ala", "Bo", "Cy"])
+    slug = table["slug"]
+    watcher = Player(server.url, server.ws_url)
+    for client in [*players, watcher]:
+        await client.connect(slug)
+        await client.wait_version(0)
+    game = hub_of(app_of(server), slug).game
+    assert game is not None
+    await players[0].act(game.engine.dump_action(game.engine.legal_actions(game.state, 0)[0]))
+    for client in [*players, watcher]:
+        await client.wait_version(1)
+    await asyncio.sleep(0.05)
+    assert game.views == {}
+    fresh = game.engine.view(game.state, None)
+    assert game.view(None) == fresh
+    seen = len(watcher.states)
+    await watcher.send({"type": "sync"})
+    await watcher.wait_for(lambda p: len(p.states) > seen)
+    assert watcher.states[-1]["view"] == json.loads(json.dumps(fresh))
+    for client in [*players, watcher]:
+        await client.close()
 
 
 async def test_a_new_table_is_kept_in_memory_as_the_database_holds_it(
