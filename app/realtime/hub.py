@@ -356,9 +356,6 @@ class RoomHub:
         self._stopping = False
         self.game: GameLive | None = None
         self.room_rev = 0
-        self.room_info_key: tuple[Any, ...] = ()
-        self.room_info_shared: dict[str, Any] = {}
-        """The viewer-independent room facts, built once per key (app.realtime.messages)."""
         self._moment: tuple[Any, ...] = ()
         self._moment_cache: dict[tuple[Any, ...], Any] = {}
         self.rendered: dict[tuple[Any, ...], Any] = {}
@@ -475,12 +472,13 @@ class RoomHub:
         """A cache for what shows the moment: a state message or table page carries the room
         info, whose clock time (to the half second) and online dots change without a move. It
         holds the JSON messages and pages of this (version, room revision, who is online, half
-        second), by audience and language, and is emptied as soon as any of the four moves on
+        second) — and the room info's viewer-independent part — by audience and language, and
+        is emptied as soon as any of the four moves on
         (keyed by the half second without being emptied, stale pages piled up, up to 64 on a
         watched table where nobody moved)."""
         game = self.game
         moment = (
-            game.version if game else 0,
+            game.version if game else -1,
             self.room_rev,
             tuple(self.online_seats()),
             int(self.runtime.now() * 2),

@@ -33,17 +33,17 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
 
     Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
     is how long a person's seat has had no connection. What is the same for every viewer is
-    built once per (version, room revision, who is online, half second, language) and shared
-    by every socket of the table; only the viewer's own facts are added per socket.
+    built once per moment (`RoomHub.moment_cache`: version, room revision, who is online,
+    half second) and language, and shared by every socket of the table; only the viewer's own
+    facts are added per socket.
     """
     game = hub.game
-    online = hub.online_seats()
-    now = hub.runtime.now()
-    key = (game.version if game else -1, hub.room_rev, tuple(online), int(now * 2), i18n.current())
-    if hub.room_info_key != key:
-        hub.room_info_key = key
-        hub.room_info_shared = _shared_room_info(hub, set(online), now)
-    info = dict(hub.room_info_shared)
+    moment = hub.moment_cache()
+    key = ("room", i18n.current())
+    shared = moment.get(key)
+    if shared is None:
+        shared = moment[key] = _shared_room_info(hub, set(hub.online_seats()), hub.runtime.now())
+    info = dict(shared)
     rematch = rematch_join = None
     if hub.rematch_slug:
         code = hub.rematch_code if hub.private and viewer_seat is not None else None

@@ -73,8 +73,9 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
         clock[0] += 0.5
         render.state_html(hub, watcher, tail)
         messages.state_json_text(hub, None, 0)
-    # What is kept: the board (and its cut), the log, and this moment's page, seats and JSON.
-    assert len(hub.rendered) + len(hub.moment_cache()) <= 6, (
+    # What is kept: the board (and its cut), the log, and this moment's page, seats, room info
+    # and JSON.
+    assert len(hub.rendered) + len(hub.moment_cache()) <= 7, (
         list(hub.rendered),
         list(hub.moment_cache()),
     )
