@@ -13,6 +13,7 @@ from app.core.config import ROOT
 from app.db import repo
 from app.db.models import Room
 from app.db.repo import LobbyRow
+from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.hub import Hubs
@@ -40,8 +41,12 @@ async def create_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
+    host_name: str = "",
+    writer: MoveWriter | None = None,
 ) -> Room:
-    """Validate and create a room; the host takes seat 0."""
+    """Validate and create a room; the host (`host_name`) takes seat 0. With a `writer`
+    (PostgreSQL) the room and its seat are stored at once (one statement, committed);
+    otherwise in `session`, which the caller commits."""
     engine = REGISTRY.get(game_id)
     if engine is None or not has_screen(game_id):
         raise Refusal(
@@ -65,16 +70,20 @@ async def create_table(
         parsed = engine.parse_options(options)
     except GameError as exc:
         raise Refusal("bad_options", exc.template, 400, **exc.params) from None
-    return await repo.create_room(
-        session,
-        host_id=host_id,
-        game_id=game_id,
-        options=parsed.model_dump(mode="json"),
-        num_seats=num_seats,
-        private=private,
-        clock=clock,
-        bot_level=bot_level,
-    )
+    fields: dict[str, Any] = {
+        "host_id": host_id,
+        "game_id": game_id,
+        "options": parsed.model_dump(mode="json"),
+        "num_seats": num_seats,
+        "private": private,
+        "clock": clock,
+        "bot_level": bot_level,
+    }
+    if writer is None:
+        return await repo.create_room(session, **fields)
+    room = repo.new_room(**fields)
+    await writer.create_room(room, [repo.SeatInfo(0, host_id, host_name)])
+    return room
 
 
 def option_fields(game_id: str) -> list[dict[str, Any]]:

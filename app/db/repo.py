@@ -100,7 +100,32 @@ async def create_room(
     host_seat: int = 0,
 ) -> Room:
     """A new open room, its host in `host_seat` (seat 0 unless a rematch says otherwise)."""
-    room = Room(
+    room = new_room(
+        host_id=host_id,
+        game_id=game_id,
+        options=options,
+        num_seats=num_seats,
+        private=private,
+        clock=clock,
+        bot_level=bot_level,
+    )
+    await _insert(session, room)
+    await add_seat(session, room.id, host_seat, host_id)
+    return room
+
+
+def new_room(
+    *,
+    host_id: int,
+    game_id: str,
+    options: dict[str, Any],
+    num_seats: int,
+    private: bool,
+    clock: str,
+    bot_level: str,
+) -> Room:
+    """An open room not stored yet, with a new slug and invite code."""
+    return Room(
         slug=secrets.token_urlsafe(6),
         game_id=game_id,
         options=options,
@@ -111,10 +136,9 @@ async def create_room(
         status="open",
         clock=clock,
         bot_level=bot_level,
+        rematch_slug=None,
+        created_at=utcnow(),
     )
-    await _insert(session, room)
-    await add_seat(session, room.id, host_seat, host_id)
-    return room
 
 
 async def get_room(session: AsyncSession, slug: str) -> Room | None:
@@ -287,7 +311,41 @@ async def create_game(
     rules_version: str = "1",
 ) -> Game:
     """The game record at version 0."""
-    game = Game(
+    game = new_game(
+        room_id=room_id,
+        engine=engine,
+        options=options,
+        num_players=num_players,
+        seed=seed,
+        seed_commitment=seed_commitment,
+        snapshot=snapshot,
+        clock=clock,
+        opening=opening,
+        seed_secret=seed_secret,
+        seed_salt=seed_salt,
+        rules_version=rules_version,
+    )
+    return await _insert(session, game)
+
+
+def new_game(
+    *,
+    room_id: int,
+    engine: str,
+    options: dict[str, Any],
+    num_players: int,
+    seed: int,
+    seed_commitment: str,
+    snapshot: dict[str, Any],
+    clock: dict[str, Any] | None,
+    opening: list[dict[str, Any]] | None,
+    seed_secret: str | None,
+    seed_salt: str | None,
+    rules_version: str,
+) -> Game:
+    """A game record at version 0, not stored yet."""
+    now = utcnow()
+    return Game(
         room_id=room_id,
         engine=engine,
         options=options,
@@ -302,8 +360,10 @@ async def create_game(
         seed_secret=seed_secret,
         seed_salt=seed_salt,
         rules_version=rules_version,
+        result=None,
+        created_at=now,
+        updated_at=now,
     )
-    return await _insert(session, game)
 
 
 async def game_for_room(session: AsyncSession, room_id: int) -> Game | None:
@@ -456,6 +516,147 @@ async def add_seat_at_once(
     except asyncpg.UniqueViolationError:
         return False
     return row is not None
+
+
+_CREATE_ROOM_AT_ONCE = """
+WITH linked AS (
+    UPDATE rooms SET rematch_slug = $1
+    WHERE rooms.id = $11 AND rooms.rematch_slug IS NULL
+    RETURNING rooms.id
+),
+room AS (
+    INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
+                       clock, bot_level, rematch_slug, created_at)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10
+    WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
+    RETURNING rooms.id
+),
+seated AS (
+    INSERT INTO seats (room_id, seat, user_id, bot_level)
+    SELECT room.id, t.seat, t.user_id, t.bot_level
+    FROM room, unnest($12::integer[], $13::integer[], $14::text[]) AS t(seat, user_id, bot_level)
+),
+noted AS (
+    INSERT INTO room_events (room_id, version, text, params, created_at)
+    SELECT linked.id, $15, $16::varchar, $17::json, $10 FROM linked WHERE $16::varchar IS NOT NULL
+)
+SELECT id FROM room
+"""
+"""PostgreSQL: a new room and its first seats as ONE statement; for a rematch, only if the
+finished room (`$11`) has no rematch linked yet, which it links, with its log line. The
+UPDATE of the finished room waits for another process's link in progress and then sees it
+(nothing is inserted)."""
+
+
+async def create_room_at_once(
+    conn: asyncpg.Connection,
+    room: Room,
+    seats: list[SeatInfo],
+    rematch_of: int | None = None,
+    note: tuple[int, Event] | None = None,
+) -> bool:
+    """Store `room` (made by `new_room`; its id is set) with `seats` (people and bots) in one
+    autocommit statement. With `rematch_of`, the room is the rematch of that finished room:
+    stored only if that room had none yet (False otherwise: nothing is written), and `note`
+    (version, line) goes into the finished room's log in the same statement."""
+    line = note[1].to_json() if note else {}
+    room_id = await conn.fetchval(
+        _CREATE_ROOM_AT_ONCE,
+        room.slug,
+        room.game_id,
+        _json(room.options),
+        room.num_seats,
+        room.private,
+        room.invite_code,
+        room.host_id,
+        room.clock,
+        room.bot_level,
+        room.created_at,
+        rematch_of,
+        [s.seat for s in seats],
+        [s.user_id for s in seats],
+        [s.bot_level for s in seats],
+        note[0] if note else None,
+        line.get("text"),
+        _json(line.get("params")),
+    )
+    if room_id is None:
+        return False
+    room.id = room_id
+    return True
+
+
+_START_CLAIM = """
+UPDATE rooms SET status = 'playing', num_seats = $2
+WHERE rooms.id = $1 AND rooms.status = 'open'
+RETURNING rooms.id
+"""
+_START_SEATS = "SELECT seat, user_id, bot_level FROM seats WHERE room_id = $1"
+_START_GAME = """
+WITH game AS (
+    INSERT INTO games (room_id, engine, options, num_players, seed, seed_commitment,
+                       seed_secret, seed_salt, rules_version, version, snapshot, status, result,
+                       opening, clock, created_at, updated_at)
+    VALUES ($1, $2, $3::json, $4, $5, $6, $7, $8, $9, 0, $10::json, 'playing', NULL, $11::json,
+            $12::json, $13, $13)
+    RETURNING games.id
+),
+noted AS (
+    INSERT INTO room_events (room_id, version, text, params, created_at)
+    SELECT $1, 0, $14, $15::json, $13 FROM game
+)
+SELECT id FROM game
+"""
+
+
+class _SeatsMoved(Exception):
+    """The seats in the database are not the ones the start was decided on (rolls back)."""
+
+
+async def start_at_once(
+    conn: asyncpg.Connection,
+    game: Game,
+    seated: dict[int, tuple[int | None, str | None]],
+    opening: Event,
+) -> bool:
+    """Start the room of `game` (made, not stored; its id is set) in one transaction of three
+    statements: claim the open room as playing with `game.num_players` seats, check that its
+    seats are still `seated` (seat: user id, bot level; numbered 0..n-1), store the game at
+    version 0 and its `opening` log line. False (nothing written) if the room is no longer
+    open or someone sat down or left meanwhile.
+
+    The seats are read after the claim, in a statement of their own: it sees every seat
+    committed while the claim waited for the room's row (one statement's snapshot would
+    not)."""
+    line = opening.to_json()
+    try:
+        async with conn.transaction():
+            if await conn.fetchval(_START_CLAIM, game.room_id, game.num_players) is None:
+                return False
+            rows = await conn.fetch(_START_SEATS, game.room_id)
+            if {r[0]: (r[1], r[2]) for r in rows} != seated:
+                raise _SeatsMoved
+            game.id = await conn.fetchval(
+                _START_GAME,
+                game.room_id,
+                game.engine,
+                _json(game.options),
+                game.num_players,
+                game.seed,
+                game.seed_commitment,
+                game.seed_secret,
+                game.seed_salt,
+                game.rules_version,
+                _json(game.snapshot),
+                _json(game.opening),
+                _json(game.clock),
+                game.created_at,
+                line["text"],
+                _json(line.get("params")),
+            )
+    except _SeatsMoved:
+        return False
+    return True
 
 
 _RECORD_MOVES_AT_ONCE = """

@@ -18,13 +18,18 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.core.config import ROOT
+from app.db.models import Game, Room
 from app.db.repo import (
     MoveRecord,
+    SeatInfo,
     add_seat_at_once,
+    create_room_at_once,
     new_guest_at_once,
     record_move_at_once,
     record_moves_at_once,
+    start_at_once,
 )
+from engines.core import Event
 
 SessionFactory = async_sessionmaker[AsyncSession]
 
@@ -61,9 +66,10 @@ async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
 class MoveWriter:
     """PostgreSQL: a small asyncpg pool of its own for one-statement writes, outside
     SQLAlchemy: a move (`repo.record_move_at_once`, several at once under load), a seat
-    taken (`repo.add_seat_at_once`) and a new guest (`repo.new_guest_at_once`). A checkout,
-    AUTOCOMMIT and a compiled statement through SQLAlchemy cost about twice the CPU of the
-    statement itself, and a BEGIN … COMMIT transaction costs two more round trips; a move
+    taken (`repo.add_seat_at_once`), a new guest (`repo.new_guest_at_once`), a new room
+    (`repo.create_room_at_once`) and a start (`repo.start_at_once`, three statements). A
+    checkout, AUTOCOMMIT and a compiled statement through SQLAlchemy cost about twice the CPU
+    of the statement itself, and a BEGIN … COMMIT transaction costs two more round trips; a move
     is the one write every table makes every few seconds. Everything else keeps the
     SQLAlchemy engine. A dead connection fails one write; the pool replaces it."""
 
@@ -157,6 +163,25 @@ class MoveWriter:
         or the seat or person is taken."""
         async with self.pool.acquire() as conn:
             return await add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level)
+
+    async def create_room(
+        self,
+        room: Room,
+        seats: list[SeatInfo],
+        rematch_of: int | None = None,
+        note: tuple[int, Event] | None = None,
+    ) -> bool:
+        """A new room with its first seats (see `repo.create_room_at_once`); False if it was
+        a rematch and another one was linked first."""
+        async with self.pool.acquire() as conn:
+            return await create_room_at_once(conn, room, seats, rematch_of, note)
+
+    async def start(
+        self, game: Game, seated: dict[int, tuple[int | None, str | None]], opening: Event
+    ) -> bool:
+        """A room's start (see `repo.start_at_once`); False if the room moved on."""
+        async with self.pool.acquire() as conn:
+            return await start_at_once(conn, game, seated, opening)
 
     async def new_guest(self, name: str, device_id: str, agent: str, now: float) -> int:
         """A new guest on a new device (see `repo.new_guest_at_once`); its user id."""

@@ -699,38 +699,42 @@ class RoomHub:
                 commitment=commitment,
             )
             seated = {s: (info.user_id, info.bot_level) for s, info in self.seats.items()}
+            record: dict[str, Any] = {
+                "room_id": self.room_id,
+                "engine": self.game_id,
+                "options": options.model_dump(mode="json"),
+                "num_players": players,
+                "seed": seed,
+                "seed_commitment": commitment,
+                "snapshot": self.engine.dump(state),
+                "clock": clock,
+                "opening": [e.to_json() for e in opening_step.events],
+                "seed_secret": secret,
+                "seed_salt": salt,
+                "rules_version": self.engine.spec.rules_version,
+            }
+            # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
+            compact = [info.seat for info in order] != list(range(len(order)))
 
             async def write(session: AsyncSession) -> Any:
                 stored = await repo.room_seats(session, self.room_id)
                 if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
                     raise _LostRace  # someone sat down or left through another process
-                # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
-                compact = [info.seat for info in order] != list(range(len(order)))
                 if compact:
                     await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
-                game = await repo.create_game(
-                    session,
-                    room_id=self.room_id,
-                    engine=self.game_id,
-                    options=options.model_dump(mode="json"),
-                    num_players=players,
-                    seed=seed,
-                    seed_commitment=commitment,
-                    snapshot=self.engine.dump(state),
-                    clock=clock,
-                    opening=[e.to_json() for e in opening_step.events],
-                    seed_secret=secret,
-                    seed_salt=salt,
-                    rules_version=self.engine.spec.rules_version,
-                )
+                game = await repo.create_game(session, **record)
                 await repo.add_room_event(session, self.room_id, 0, opening)
                 if compact:
                     stored = await repo.room_seats(session, self.room_id)
                 self.seats = {s.seat: s for s in stored}
                 return game
 
-            game = await self._room_write(write, self._still_open)
+            async def at_once(writer: MoveWriter) -> Any:
+                game = repo.new_game(**record)
+                return game if await writer.start(game, seated, opening) else None
+
+            game = await self._room_write(write, self._still_open, None if compact else at_once)
             self.status = "playing"
             self.num_seats = players
             self.offline_since = {
@@ -875,10 +879,16 @@ class RoomHub:
             if self.status != "finished":
                 raise Refusal("not_finished", N_("The game is not over yet."))
             if self.rematch_slug is None:
+                line = Event.public(N_("%(who)s started a rematch."), who=who(seat))
+                bots = [
+                    repo.SeatInfo(s, None, info.name, info.bot_level)
+                    for s, info in self.seats.items()
+                    if info.bot_level is not None
+                ]
+                created = [repo.SeatInfo(seat, user_id, self.seats[seat].name), *bots]
                 try:
-                    async with self.sessions.begin() as session:
-                        room = await repo.create_room(
-                            session,
+                    if self.writer is not None and self.game is not None:
+                        room = repo.new_room(
                             host_id=user_id,
                             game_id=self.game_id,
                             options=self.options,
@@ -886,26 +896,16 @@ class RoomHub:
                             private=self.private,
                             clock=self.clock_spec,
                             bot_level=self.bot_level,
-                            host_seat=seat,
                         )
-                        for s, info in self.seats.items():
-                            if info.bot_level is not None:
-                                await repo.add_bot(session, room.id, s, info.bot_level)
-                        if not await repo.set_rematch(session, self.room_id, room.slug):
-                            raise _LostRace  # rolls the new room back
+                        note = (self.game.version, line)
+                        if not await self.writer.create_room(room, created, self.room_id, note):
+                            raise _LostRace
+                        self.game.log.append(note)
+                    else:
+                        room = await self._create_rematch(user_id, seat, bots, line)
                     self.rematch_slug = room.slug
                     self.rematch_code = room.invite_code
-                    host = self.seats[seat]
-                    created = [
-                        repo.SeatInfo(seat, user_id, host.name),
-                        *(
-                            repo.SeatInfo(s, None, info.name, info.bot_level)
-                            for s, info in self.seats.items()
-                            if info.bot_level is not None
-                        ),
-                    ]
                     self.on_room_created(room, created)
-                    await self._note(N_("%(who)s started a rematch."), who=who(seat))
                 except _LostRace:
                     # Another process linked a rematch first: everyone joins that one.
                     async with self.sessions() as session:
@@ -916,6 +916,34 @@ class RoomHub:
             if self.rematch_slug is not None and self.rematch_code is not None:
                 return self.rematch_slug, self.rematch_code
             return await self._rematch_code()
+
+    async def _create_rematch(
+        self, user_id: int, seat: Seat, bots: list[repo.SeatInfo], line: Event
+    ) -> Any:
+        """The rematch room through SQLAlchemy (SQLite), linked to this one (`_LostRace` if
+        another was linked first), and its log line here."""
+        async with self.sessions.begin() as session:
+            room = await repo.create_room(
+                session,
+                host_id=user_id,
+                game_id=self.game_id,
+                options=self.options,
+                num_seats=self.num_seats,
+                private=self.private,
+                clock=self.clock_spec,
+                bot_level=self.bot_level,
+                host_seat=seat,
+            )
+            for info in bots:
+                assert info.bot_level is not None
+                await repo.add_bot(session, room.id, info.seat, info.bot_level)
+            if not await repo.set_rematch(session, self.room_id, room.slug):
+                raise _LostRace  # rolls the new room back
+        if self.game is not None:
+            async with self.sessions.begin() as session:
+                await repo.add_room_event(session, self.room_id, self.game.version, line)
+            self.game.log.append((self.game.version, line))
+        return room
 
     async def _rematch_code(self) -> tuple[str, str]:
         assert self.rematch_slug is not None
@@ -959,20 +987,22 @@ class RoomHub:
         self,
         write: Callable[[AsyncSession], Awaitable[Any]],
         recheck: Callable[[], None],
-        at_once: Callable[[MoveWriter], Awaitable[bool]] | None = None,
+        at_once: Callable[[MoveWriter], Awaitable[Any]] | None = None,
     ) -> Any:
         """One room change in one transaction that first claims the room's row at the status
         this hub knows (repo.claim_room). If another process changed the room first, reload
         it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
         conflict (the client gets the current state).
 
-        On PostgreSQL a change that has an `at_once` form (claim and write as one statement,
-        False when it lost) runs that instead: one round trip instead of four."""
+        On PostgreSQL a change that has an `at_once` form (claim and write in one statement
+        or a few, through `MoveWriter`, outside SQLAlchemy; False or None when it lost) runs
+        that instead, and its value is returned."""
         try:
             if at_once is not None and self.writer is not None:
-                if not await at_once(self.writer):
+                done = await at_once(self.writer)
+                if done is None or done is False:
                     raise _LostRace
-                return None
+                return done
             async with self.sessions.begin() as session:
                 if not await repo.claim_room(session, self.room_id, self.status):
                     raise _LostRace

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -222,3 +223,123 @@ async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -
     assert len(devices) == 1 and devices[0].revoked is None
     assert devices[0].agent == host.http.headers["user-agent"][:160]
     await host.close()
+
+
+def _same_row(made: object, stored: object, model: type) -> None:
+    for column in model.__table__.columns:  # type: ignore[attr-defined]
+        mine, theirs = getattr(made, column.key), getattr(stored, column.key)
+        assert mine == theirs, (model.__name__, column.key, mine, theirs)
+
+
+async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> None:
+    """PostgreSQL's `create_room_at_once`: the room and its seats (a person and a bot) in one
+    statement, read back equal to the object; as a rematch it links the finished room and
+    writes its log line, and a second rematch of the same room writes nothing (False)."""
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
+        host = await repo.create_user(session, "Host")
+        other_host = await repo.create_user(session, "Other")
+        old, _ = await new_room(session, host.id)
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        fields: dict[str, Any] = {"game_id": "incan_gold", "options": {"rounds": 5}}
+        fields |= {"num_seats": 4, "private": True, "clock": "blitz", "bot_level": "hard"}
+        room = repo.new_room(host_id=host.id, **fields)
+        seats = [repo.SeatInfo(2, host.id, "Host"), repo.SeatInfo(3, None, "Bot", "easy")]
+        line = Event.public("%(who)s started a rematch.", who="{p0}")
+        assert await repo.create_room_at_once(conn, room, seats, old.id, (41, line))
+        async with sessions() as session:
+            stored = await session.get(Room, room.id)
+            assert stored is not None
+            _same_row(room, stored, Room)
+            placed = await repo.room_seats(session, room.id)
+            assert [(s.seat, s.user_id, s.bot_level) for s in placed] == [
+                (2, host.id, None),
+                (3, None, "easy"),
+            ]
+            linked = await repo.get_room(session, old.slug)
+            assert linked is not None and linked.rematch_slug == room.slug
+            events = await repo.room_events(session, old.id)
+            assert [(e.version, e.text, e.params) for e in events] == [
+                (41, "%(who)s started a rematch.", {"who": "{p0}"})
+            ]
+
+        late = repo.new_room(host_id=other_host.id, **fields)
+        before = await conn.fetchval("SELECT count(*) FROM rooms")
+        assert not await repo.create_room_at_once(conn, late, seats[:1], old.id, (41, line))
+        assert await conn.fetchval("SELECT count(*) FROM rooms") == before
+        assert await conn.fetchval("SELECT count(*) FROM room_events") == 1
+        assert await conn.fetchval("SELECT rematch_slug FROM rooms WHERE id = $1", old.id) == (
+            room.slug
+        )
+    finally:
+        await conn.close()
+
+
+async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) -> None:
+    """PostgreSQL's `start_at_once`: it claims the open room, checks its seats and stores the
+    game and its opening line; when a join holds the room's row, the start waits, then sees
+    the new seat (read after the claim) and writes nothing (False); a started room cannot
+    start again."""
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
+        host = await repo.create_user(session, "Host")
+        guests = [await repo.create_user(session, f"G{i}") for i in range(2)]
+        room, _ = await new_room(session, host.id)
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+
+    def game(players: int) -> Game:
+        return repo.new_game(
+            room_id=room.id,
+            engine="incan_gold",
+            options={},
+            num_players=players,
+            seed=7,
+            seed_commitment="c",
+            snapshot={"deck": [1, 2]},
+            clock=None,
+            opening=[{"text": "x"}],
+            seed_secret="s",
+            seed_salt="salt",
+            rules_version="1",
+        )
+
+    opening = Event.public("The game begins. Good luck! The shuffle is committed: %(c)s", c="c")
+    try:
+        assert await repo.add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
+        seated: dict[int, tuple[int | None, str | None]] = {0: (host.id, None)}
+        seated[1] = (guests[0].id, None)
+
+        # A join holds the room's row; the start waits for it, then sees its seat.
+        joining = other.transaction()
+        await joining.start()
+        await other.execute("UPDATE rooms SET status = status WHERE id = $1", room.id)
+        await other.execute(
+            "INSERT INTO seats (room_id, seat, user_id) VALUES ($1, 2, $2)", room.id, guests[1].id
+        )
+        waiting = asyncio.create_task(repo.start_at_once(conn, game(2), seated, opening))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()  # blocked on the room's row
+        await joining.commit()
+        assert await asyncio.wait_for(waiting, 10) is False
+        assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room.id) == "open"
+        assert await conn.fetchval("SELECT count(*) FROM games") == 0
+
+        seated[2] = (guests[1].id, None)
+        made = game(3)
+        assert await repo.start_at_once(conn, made, seated, opening)
+        async with sessions() as session:
+            stored = await session.get(Game, made.id)
+            assert stored is not None
+            _same_row(made, stored, Game)
+            events = await repo.room_events(session, room.id)
+            assert [(e.version, e.text, e.params) for e in events] == [
+                (0, opening.message, {"c": "c"})
+            ]
+        row = await conn.fetchrow("SELECT status, num_seats FROM rooms WHERE id = $1", room.id)
+        assert tuple(row) == ("playing", 3)
+        assert not await repo.start_at_once(conn, game(3), seated, opening)
+        assert await conn.fetchval("SELECT count(*) FROM games") == 1
+    finally:
+        await conn.close()
+        await other.close()

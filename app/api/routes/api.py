@@ -125,6 +125,8 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
+        host_name=user.name,
+        writer=hubs.writer,
     )
     await session.commit()
     hubs.adopt(room, [repo.SeatInfo(0, user.id, user.name)])
