@@ -2,7 +2,7 @@
 
 `LOG_FORMAT=json` writes one JSON object per line (time, level, logger, message, the request or
 connection id, and the extra fields a call passes: room, user, code, version…); `LOG_LEVEL`
-sets the level (info: moves and room changes; debug: every refused message too). Every HTTP
+sets the level (info: room changes; debug: every move and every refused message too). Every HTTP
 request and websocket gets an id (`X-Request-Id` answered back), carried by a context variable
 into every line logged while it is handled.
 """

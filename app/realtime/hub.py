@@ -1186,16 +1186,17 @@ class RoomHub:
         seat = nxt.seat
         new_version = game.version + 1
         self.runtime.metrics.moves.labels(engine.spec.id).inc()
-        logger.info(
-            "move",
-            extra={
-                "room": self.slug,
-                "version": new_version,
-                "seat": seat,
-                "action": engine.action_text(action),
-                "timed_out": timed_out,
-            },
-        )
+        if logger.isEnabledFor(logging.DEBUG):  # a line per move: for debugging, not operation
+            logger.debug(
+                "move",
+                extra={
+                    "room": self.slug,
+                    "version": new_version,
+                    "seat": seat,
+                    "action": engine.action_text(action),
+                    "timed_out": timed_out,
+                },
+            )
         # Committed: only now does the new version become visible to anyone.
         self.leading = True
         self._publish(
