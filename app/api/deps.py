@@ -97,11 +97,12 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
     cookie = request.session
     if hubs.writer is not None and "sid" not in cookie and "uid" not in cookie:
         device_id = repo.new_device_id()
-        user_id = await hubs.writer.new_guest(
-            name, device_id, agent_of(request), hubs.runtime.now()
-        )
-        identity.remember(cookie, user_id, device_id)
-        return user_id
+        now = hubs.runtime.now()
+        user = await hubs.writer.new_guest(name, device_id, agent_of(request), now)
+        identity.remember(cookie, user.id, device_id)
+        # Checked, as it were, this instant: the guest's next requests need no database read.
+        hubs.known.put(device_id, user, now, now)
+        return user.id
     user = await repo.create_user(session, name)
     await sign_in(request, session, user.id)
     return user.id

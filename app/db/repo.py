@@ -715,12 +715,14 @@ RETURNING devices.user_id
 
 async def new_guest_at_once(
     conn: asyncpg.Connection, name: str, device_id: str, agent: str, now: float
-) -> int:
-    """A new guest signed in on a new device, in one autocommit statement; its user id."""
-    user_id: int = await conn.fetchval(
-        _NEW_GUEST_AT_ONCE, name, utcnow(), device_id, agent[:160], now
+) -> User:
+    """A new guest signed in on a new device, in one autocommit statement; the guest's row
+    as stored (a detached object)."""
+    user = User(name=name, language=None, created_at=utcnow())
+    user.id = await conn.fetchval(
+        _NEW_GUEST_AT_ONCE, name, user.created_at, device_id, agent[:160], now
     )
-    return user_id
+    return user
 
 
 async def set_game_clock(

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.core.config import ROOT
-from app.db.models import Game, Room
+from app.db.models import Game, Room, User
 from app.db.repo import (
     MoveRecord,
     SeatInfo,
@@ -183,8 +183,8 @@ class MoveWriter:
         async with self.pool.acquire() as conn:
             return await start_at_once(conn, game, seated, opening)
 
-    async def new_guest(self, name: str, device_id: str, agent: str, now: float) -> int:
-        """A new guest on a new device (see `repo.new_guest_at_once`); its user id."""
+    async def new_guest(self, name: str, device_id: str, agent: str, now: float) -> User:
+        """A new guest on a new device (see `repo.new_guest_at_once`); its row."""
         async with self.pool.acquire() as conn:
             return await new_guest_at_once(conn, name, device_id, agent, now)
 
