@@ -107,9 +107,15 @@ def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
             size=size,
             limit=max_bytes,
         )
-    depth, items = json_shape(raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
-    if depth > MAX_DEPTH or items > MAX_ITEMS:
-        raise Refusal("malformed", N_("Message is nested too deeply or holds too many items."))
+    text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+    # Counting brackets and commas (strings included) bounds the depth and the items from
+    # above; only a frame over a bound is scanned for its exact shape (an act has two
+    # brackets and a few commas, and str.count runs in C).
+    openers = text.count("[") + text.count("{")
+    if openers > MAX_DEPTH or text.count(",") + 1 > MAX_ITEMS:
+        depth, items = json_shape(text)
+        if depth > MAX_DEPTH or items > MAX_ITEMS:
+            raise Refusal("malformed", N_("Message is nested too deeply or holds too many items."))
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
