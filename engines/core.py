@@ -548,12 +548,16 @@ class Engine(abc.ABC, Generic[S, A, O]):
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and apply; never mutates `state`; raises a `GameError` when refused."""
 
-    def view(self, state: S, seat: Seat | None) -> JSON:
+    def view(self, state: S, seat: Seat | None, header: JSON | None = None) -> JSON:
         """What `seat` may see (None = spectator), JSON-serialisable. The only way out.
 
-        The game's own part (`game_view`) plus the shared `header`.
+        The game's own part (`game_view`) plus the shared `header` (`header(state)`, the
+        same for every seat: a caller that has it already for this state may pass it).
         """
-        return {**self.game_view(state, seat), "header": self.header(state)}
+        return {
+            **self.game_view(state, seat),
+            "header": self.header(state) if header is None else header,
+        }
 
     @abc.abstractmethod
     def game_view(self, state: S, seat: Seat | None) -> JSON:

@@ -287,7 +287,8 @@ class GameLive:
             self.views = {}
             self.views_version = self.version
         if seat not in self.views:
-            self.views[seat] = self.engine.view(self.state, seat)
+            # The header is every audience's: made once per version, not per view.
+            self.views[seat] = self.engine.view(self.state, seat, self.header())
         return self.views[seat]
 
     def release_views(self) -> None:

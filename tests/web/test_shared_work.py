@@ -12,7 +12,8 @@ import pytest
 
 from app import render
 from app.realtime import messages
-from app.realtime.hub import Connection
+from app.realtime.hub import Connection, GameLive
+from engines import ENGINES
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of, make_table
 from tests.web.tables import app_of, assert_kept_as_stored
@@ -199,3 +200,37 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
             check()
     private_seen = sum(1 for _, e in game.log if not e.visible_to(None))
     assert private_seen > 0  # private lines were there to be filtered
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.spec.id)
+def test_every_audiences_view_shares_one_header(
+    engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A version's views (every seat and a spectator) are each what the engine's `view`
+    gives alone, and their common header is made once for all of them."""
+    players = engine.spec.min_players
+    state = engine.setup(players, engine.parse_options({}), 11).state
+    game = GameLive(
+        db_id=1,
+        engine=engine,
+        state=state,
+        version=3,
+        seed=11,
+        seed_commitment="c",
+        log=[],
+        prompt_version={},
+    )
+    alone = {seat: engine.view(state, seat) for seat in [*range(players), None]}
+    made: list[int] = []
+    header = engine.header
+
+    def counted(s: Any) -> Any:
+        made.append(1)
+        return header(s)
+
+    monkeypatch.setattr(engine, "header", counted)
+    for seat, expected in alone.items():
+        assert game.view(seat) == expected
+    assert len(made) == 1
+    game.release_views()
+    assert game.view(0) == alone[0] and len(made) == 1  # the same version: kept
