@@ -250,6 +250,12 @@ class NextVersion:
     """The seat ran out of time too often and is now played by a bot."""
 
 
+_Names = tuple[
+    str, tuple[tuple[Seat, repo.SeatInfo], ...], dict[Seat, str], tuple[tuple[Seat, str], ...]
+]
+"""RoomHub._names_now: (language, seats, names by seat, the names as a sorted tuple)."""
+
+
 @dataclass
 class GameLive:
     """The cached game of a room."""
@@ -359,6 +365,7 @@ class RoomHub:
         self.room_rev = 0
         self._moment: tuple[Any, ...] = ()
         self._moment_cache: dict[tuple[Any, ...], Any] = {}
+        self._names: _Names | None = None
         self.rendered: dict[tuple[Any, ...], Any] = {}
         """What is drawn once per (version, room revision) whatever the time: the shared board
         (app.render.shared_board), also cut at its markers, and the log fragments."""
@@ -451,8 +458,20 @@ class RoomHub:
         return None
 
     def names(self) -> dict[Seat, str]:
-        """Display names by seat."""
-        return {seat: info.shown_name for seat, info in self.seats.items()}
+        """Display names by seat, in the current language (a bot's name is translated); not
+        to be changed by the caller."""
+        return self._names_now()[2]
+
+    def _names_now(self) -> _Names:
+        """(language, seats, names, names as a sorted tuple): made again only when the
+        language or a seat changed (every audience's log asks on every move)."""
+        lang = i18n.current()
+        seats = tuple(self.seats.items())
+        kept = self._names
+        if kept is None or kept[0] != lang or kept[1] != seats:
+            names = {seat: info.shown_name for seat, info in seats}
+            kept = self._names = (lang, seats, names, tuple(sorted(names.items())))
+        return kept
 
     def bot_plays(self, seat: Seat) -> bool:
         """Whether a bot makes this seat's decisions now."""
@@ -561,7 +580,8 @@ class RoomHub:
         every reader (they are never changed once made)."""
         game = self.game
         assert game is not None
-        key = (i18n.current(), tuple(sorted(self.names().items())))
+        lang, _, _, names = self._names_now()
+        key = (lang, names)
         lines = game.texts.get(key)
         if lines is None:
             if len(game.texts) > 8:

@@ -10,10 +10,13 @@ from typing import Any
 
 import pytest
 
-from app import render
+from app import i18n, render
+from app.db.repo import SeatInfo
 from app.realtime import messages
 from app.realtime.hub import Connection, GameLive
+from bench.pages import offline_hub
 from engines import ENGINES
+from engines.core import Event
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of, make_table
 from tests.web.tables import app_of, assert_kept_as_stored
@@ -234,3 +237,24 @@ def test_every_audiences_view_shares_one_header(
     assert len(made) == 1
     game.release_views()
     assert game.view(0) == alone[0] and len(made) == 1  # the same version: kept
+
+
+def test_names_are_kept_until_a_seat_or_the_language_changes() -> None:
+    """The display names every audience's log asks for on every move are made once, and made
+    again when a seat changes (a rename, a bot) or in another language."""
+    engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
+    hub = offline_hub(engine, engine.setup(3, engine.parse_options({}), 1).state, 3)
+    first = hub.names()
+    assert first == {0: "Player 1", 1: "Player 2", 2: "Player 3"}
+    assert hub.names() is first
+    hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
+    assert hub.names() == {0: "Player 1", 1: "Bea", 2: "Player 3"}
+    hub.seats[2] = SeatInfo(2, None, "Bot", "easy")
+    with i18n.use("en"):
+        assert hub.names()[2] == "Bot 3 (easy)"
+    with i18n.use("pl"):
+        polish = hub.names()[2]
+    assert polish != "Bot 3 (easy)" and polish.startswith("Bot 3")
+    hub.game.log.append((1, Event.public("%(who)s camps.", who="{p2}")))  # type: ignore[union-attr]
+    with i18n.use("en"):
+        assert hub.log_for(None)[-1].startswith("Bot 3 (easy)")
