@@ -37,13 +37,34 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
     half second) and language, and shared by every socket of the table; only the viewer's own
     facts are added per socket.
     """
-    game = hub.game
+    return {**_room_shared(hub), **_viewer_facts(hub, viewer_seat)}
+
+
+def room_json(hub: RoomHub, viewer_seat: int | None) -> orjson.Fragment:
+    """`room_info` as JSON, the same bytes as encoding it: the shared part is encoded once per
+    moment and language, and only the viewer's own facts per audience, joined to its end."""
+    moment = hub.moment_cache()
+    key = ("room-json", i18n.current())
+    shared: bytes | None = moment.get(key)
+    if shared is None:
+        shared = moment[key] = orjson.dumps(_room_shared(hub), option=orjson.OPT_NON_STR_KEYS)
+    own = orjson.dumps(_viewer_facts(hub, viewer_seat), option=orjson.OPT_NON_STR_KEYS)
+    return orjson.Fragment(shared[:-1] + b"," + own[1:])
+
+
+def _room_shared(hub: RoomHub) -> dict[str, Any]:
+    """The part of `room_info` every viewer shares, made once per moment and language."""
     moment = hub.moment_cache()
     key = ("room", i18n.current())
-    shared = moment.get(key)
+    shared: dict[str, Any] | None = moment.get(key)
     if shared is None:
         shared = moment[key] = _shared_room_info(hub, set(hub.online_seats()), hub.runtime.now())
-    info = dict(shared)
+    return shared
+
+
+def _viewer_facts(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
+    """The part of `room_info` that is the viewer's own (never empty)."""
+    game = hub.game
     rematch = rematch_join = None
     if hub.rematch_slug:
         code = hub.rematch_code if hub.private and viewer_seat is not None else None
@@ -53,13 +74,14 @@ def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
             rematch_join = f"/t/{hub.rematch_slug}/sit?seat={viewer_seat}" + (
                 f"&code={code}" if code else ""
             )
-    info["your_seat"] = viewer_seat
-    info["rematch"] = rematch
-    info["rematch_join"] = rematch_join
-    info["your_prompt"] = (
-        game.prompt_version.get(viewer_seat, 0) if game and viewer_seat is not None else None
-    )
-    return info
+    return {
+        "your_seat": viewer_seat,
+        "rematch": rematch,
+        "rematch_join": rematch_join,
+        "your_prompt": (
+            game.prompt_version.get(viewer_seat, 0) if game and viewer_seat is not None else None
+        ),
+    }
 
 
 def _shared_room_info(hub: RoomHub, online: set[int], now: float) -> dict[str, Any]:
@@ -102,16 +124,19 @@ def standing_names(hub: RoomHub) -> dict[int, str]:
     return names
 
 
-def state_json(hub: RoomHub, seat: int | None, after_version: int) -> dict[str, Any]:
+def state_json(
+    hub: RoomHub, seat: int | None, after_version: int, *, encoded_room: bool = False
+) -> dict[str, Any]:
     """The JSON state message for `seat` (None = spectator), with the log lines of the
-    versions after `after_version`."""
+    versions after `after_version`; `encoded_room`: its room facts as `room_json` (for
+    encoding with orjson), else as a dict."""
     game = hub.game
     version = game.version if game else 0
     view = game.view(seat) if game else None
     entries = hub.entries_for(seat, after_version)
     log = [e["text"] for e in entries]
     msg = state_message(version, view or {}, log, entries)
-    msg["room"] = room_info(hub, seat)
+    msg["room"] = room_json(hub, seat) if encoded_room else room_info(hub, seat)
     return msg
 
 
@@ -131,5 +156,5 @@ def state_json_text(hub: RoomHub, seat: int | None, after_version: int) -> str:
     if text is None:
         if len(cache) > 64:
             cache.clear()
-        text = cache[key] = encode_json(state_json(hub, seat, after_version))
+        text = cache[key] = encode_json(state_json(hub, seat, after_version, encoded_room=True))
     return text

@@ -38,9 +38,10 @@ async def test_spectators_share_one_encoding_per_state(
     real = messages.encode_json
 
     def counting(data: Any) -> str:
+        text = real(data)
         if data.get("type") == "state":
-            encoded.append(data["room"]["your_seat"])
-        return real(data)
+            encoded.append(json.loads(text)["room"]["your_seat"])
+        return text
 
     monkeypatch.setattr(messages, "encode_json", counting)
     game = hub_of(app_of(server), slug).game
@@ -78,8 +79,8 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
         render.state_html(hub, watcher, tail)
         messages.state_json_text(hub, None, 0)
     # What is kept: the board (and its cut), the log, and this moment's page, seats, room info
-    # and JSON.
-    assert len(hub.rendered) + len(hub.moment_cache()) <= 7, (
+    # (as a dict and encoded) and JSON.
+    assert len(hub.rendered) + len(hub.moment_cache()) <= 8, (
         list(hub.rendered),
         list(hub.moment_cache()),
     )
@@ -258,3 +259,22 @@ def test_names_are_kept_until_a_seat_or_the_language_changes() -> None:
     hub.game.log.append((1, Event.public("%(who)s camps.", who="{p2}")))  # type: ignore[union-attr]
     with i18n.use("en"):
         assert hub.log_for(None)[-1].startswith("Bot 3 (easy)")
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_state_with_its_room_encoded_once_is_the_same_bytes(private: bool) -> None:
+    """The JSON state a socket receives, whose shared room facts are encoded once per moment
+    and joined with each audience's own, is byte for byte the plain encoding of the state
+    message, for every seat and a spectator, with and without a rematch to join."""
+    engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
+    hub = offline_hub(engine, engine.setup(4, engine.parse_options({}), 5).state, 4)
+    hub.private = private
+    for rematch in (None, "NextOne1"):
+        hub.rematch_slug, hub.rematch_code = rematch, "code9"
+        hub._moment_cache.clear()
+        for seat in [0, 1, 2, 3, None]:
+            text = messages.state_json_text(hub, seat, -1)
+            assert text == messages.encode_json(messages.state_json(hub, seat, -1))
+            room = json.loads(text)["room"]
+            assert room["your_seat"] == seat
+            assert (room["rematch_join"] is not None) == (rematch is not None and seat is not None)
