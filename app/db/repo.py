@@ -294,8 +294,12 @@ async def set_room(session: AsyncSession, room_id: int, **values: Any) -> None:
     )
 
 
-async def create_game(
-    session: AsyncSession,
+async def create_game(session: AsyncSession, game: Game) -> Game:
+    """Store a game record made by `new_game` (its key and defaults read back into it)."""
+    return await _insert(session, game)
+
+
+def new_game(
     *,
     room_id: int,
     engine: str,
@@ -310,40 +314,7 @@ async def create_game(
     seed_salt: str | None = None,
     rules_version: str = "1",
 ) -> Game:
-    """The game record at version 0."""
-    game = new_game(
-        room_id=room_id,
-        engine=engine,
-        options=options,
-        num_players=num_players,
-        seed=seed,
-        seed_commitment=seed_commitment,
-        snapshot=snapshot,
-        clock=clock,
-        opening=opening,
-        seed_secret=seed_secret,
-        seed_salt=seed_salt,
-        rules_version=rules_version,
-    )
-    return await _insert(session, game)
-
-
-def new_game(
-    *,
-    room_id: int,
-    engine: str,
-    options: dict[str, Any],
-    num_players: int,
-    seed: int,
-    seed_commitment: str,
-    snapshot: dict[str, Any],
-    clock: dict[str, Any] | None,
-    opening: list[dict[str, Any]] | None,
-    seed_secret: str | None,
-    seed_salt: str | None,
-    rules_version: str,
-) -> Game:
-    """A game record at version 0, not stored yet."""
+    """A game record at version 0, not stored yet (`create_game`, `start_at_once`)."""
     now = utcnow()
     return Game(
         room_id=room_id,

@@ -744,7 +744,7 @@ class RoomHub:
                 if compact:
                     await repo.compact_seats(session, self.room_id, order)
                 await repo.set_room(session, self.room_id, status="playing", num_seats=players)
-                game = await repo.create_game(session, **record)
+                game = await repo.create_game(session, repo.new_game(**record))
                 await repo.add_room_event(session, self.room_id, 0, opening)
                 if compact:
                     stored = await repo.room_seats(session, self.room_id)
@@ -907,23 +907,24 @@ class RoomHub:
                     if info.bot_level is not None
                 ]
                 created = [repo.SeatInfo(seat, user_id, self.seats[seat].name), *bots]
+                fields: dict[str, Any] = {
+                    "host_id": user_id,
+                    "game_id": self.game_id,
+                    "options": self.options,
+                    "num_seats": self.num_seats,
+                    "private": self.private,
+                    "clock": self.clock_spec,
+                    "bot_level": self.bot_level,
+                }
                 try:
                     if self.writer is not None and self.game is not None:
-                        room = repo.new_room(
-                            host_id=user_id,
-                            game_id=self.game_id,
-                            options=self.options,
-                            num_seats=self.num_seats,
-                            private=self.private,
-                            clock=self.clock_spec,
-                            bot_level=self.bot_level,
-                        )
+                        room = repo.new_room(**fields)
                         note = (self.game.version, line)
                         if not await self.writer.create_room(room, created, self.room_id, note):
                             raise _LostRace
                         self.game.log.append(note)
                     else:
-                        room = await self._create_rematch(user_id, seat, bots, line)
+                        room = await self._create_rematch(fields, seat, bots, line)
                     self.rematch_slug = room.slug
                     self.rematch_code = room.invite_code
                     self.on_room_created(room, created)
@@ -939,22 +940,13 @@ class RoomHub:
             return await self._rematch_code()
 
     async def _create_rematch(
-        self, user_id: int, seat: Seat, bots: list[repo.SeatInfo], line: Event
+        self, fields: dict[str, Any], seat: Seat, bots: list[repo.SeatInfo], line: Event
     ) -> Any:
-        """The rematch room through SQLAlchemy (SQLite), linked to this one (`_LostRace` if
-        another was linked first), and its log line here."""
+        """The rematch room (`fields` as `repo.create_room` takes them, its host in `seat`)
+        through SQLAlchemy (SQLite), linked to this one (`_LostRace` if another was linked
+        first), and its log line here."""
         async with self.sessions.begin() as session:
-            room = await repo.create_room(
-                session,
-                host_id=user_id,
-                game_id=self.game_id,
-                options=self.options,
-                num_seats=self.num_seats,
-                private=self.private,
-                clock=self.clock_spec,
-                bot_level=self.bot_level,
-                host_seat=seat,
-            )
+            room = await repo.create_room(session, **fields, host_seat=seat)
             for info in bots:
                 assert info.bot_level is not None
                 await repo.add_bot(session, room.id, info.seat, info.bot_level)

@@ -48,13 +48,15 @@ async def new_room(
         return room, None
     made = await repo.create_game(
         session,
-        room_id=room.id,
-        engine="incan_gold",
-        options={},
-        num_players=4,
-        seed=7,
-        seed_commitment="c",
-        snapshot={"deck": [1, 2]},
+        repo.new_game(
+            room_id=room.id,
+            engine="incan_gold",
+            options={},
+            num_players=4,
+            seed=7,
+            seed_commitment="c",
+            snapshot={"deck": [1, 2]},
+        ),
     )
     return room, made
 
@@ -248,6 +250,13 @@ def _same_row(made: object, stored: object, model: type) -> None:
         assert mine == theirs, (model.__name__, column.key, mine, theirs)
 
 
+async def _read_back(session: AsyncSession, model: type, made: Any) -> None:
+    """The row of `made` as the database holds it equals the object, column by column."""
+    stored: object = await session.get(model, made.id)
+    assert stored is not None
+    _same_row(made, stored, model)
+
+
 async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> None:
     """PostgreSQL's `create_room_at_once`: the room and its seats (a person and a bot) in one
     statement, read back equal to the object; as a rematch it links the finished room and
@@ -266,9 +275,7 @@ async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> Non
         line = Event.public("%(who)s started a rematch.", who="{p0}")
         assert await repo.create_room_at_once(conn, room, seats, old.id, (41, line))
         async with sessions() as session:
-            stored = await session.get(Room, room.id)
-            assert stored is not None
-            _same_row(room, stored, Room)
+            await _read_back(session, Room, room)
             placed = await repo.room_seats(session, room.id)
             assert [(s.seat, s.user_id, s.bot_level) for s in placed] == [
                 (2, host.id, None),
@@ -346,9 +353,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
         made = game(3)
         assert await repo.start_at_once(conn, made, seated, opening)
         async with sessions() as session:
-            stored = await session.get(Game, made.id)
-            assert stored is not None
-            _same_row(made, stored, Game)
+            await _read_back(session, Game, made)
             events = await repo.room_events(session, room.id)
             assert [(e.version, e.text, e.params) for e in events] == [
                 (0, opening.message, {"c": "c"})
