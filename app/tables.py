@@ -41,10 +41,9 @@ async def create_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
-    host_name: str = "",
     writer: MoveWriter | None = None,
 ) -> Room:
-    """Validate and create a room; the host (`host_name`) takes seat 0. With a `writer`
+    """Validate and create a room; the host takes seat 0. With a `writer`
     (PostgreSQL) the room and its seat are stored at once (one statement, committed);
     otherwise in `session`, which the caller commits."""
     engine = REGISTRY.get(game_id)
@@ -82,7 +81,7 @@ async def create_table(
     if writer is None:
         return await repo.create_room(session, **fields)
     room = repo.new_room(**fields)
-    await writer.create_room(room, [repo.SeatInfo(0, host_id, host_name)])
+    await writer.create_room(room, [repo.SeatInfo(0, host_id, "")])  # (the name is the user's)
     return room
 
 

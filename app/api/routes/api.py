@@ -125,7 +125,6 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
-        host_name=user.name,
         writer=hubs.writer,
     )
     await session.commit()

@@ -160,7 +160,6 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
-            host_name=user.name,
             writer=hubs.writer,
         )
         await session.commit()
