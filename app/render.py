@@ -467,16 +467,25 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     person, so one rendering serves every socket of the same audience. The game's board is
     not drawn here but once for all audiences (`shared_board`) and read as this audience
     (`for_viewer`).
+
+    The log is sent whole (its last `settings_log_tail` lines) the first time, then only the
+    lines of the versions after those `conn` was sent (`conn.log_version`), added at its top,
+    while they are made from the same texts (`RoomHub.log_basis`); this function records
+    what it sent in `conn`. A sync (`log_version` set back to -1) gets the whole log again.
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
     version = game.version if game else 0
     is_host = conn.user_id == hub.host_id
+    basis = hub.log_basis()
+    after = conn.log_version if basis is not None and conn.log_basis == basis else -1
+    conn.log_version, conn.log_basis = (version, basis) if basis is not None else (-1, None)
     # Rendered once per audience and language at this moment (version, room revision, who is
     # online, half second: the room info's clock time keeps it fresh to 0.5 s), whatever the
-    # number of sockets (ten spectators share one page).
+    # number of sockets (ten spectators share one page, and so do all the sockets one move
+    # behind: they are sent the same new log lines).
     pages = hub.moment_cache()
-    key = ("page", seat, is_host, i18n.current(), settings_log_tail)
+    key = ("page", seat, is_host, i18n.current(), settings_log_tail, after)
     cached: str | None = pages.get(key)
     if cached is not None:
         return cached
@@ -484,7 +493,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     if hub.rendered and next(iter(hub.rendered))[:2] != state:
         hub.rendered.clear()
     view = game.view(seat) if game else None
-    log = hub.log_for(seat, last=settings_log_tail)
+    log = hub.log_for(seat, after_version=after, last=settings_log_tail)
     room = room_info(hub, seat)
     names = standing_names(hub)
     board = ""
@@ -500,7 +509,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
         "view": view,
         "board": board,
         "seat_list": seat_list(hub, room, seat, is_host),
-        "log_html": log_html(hub, state, log),
+        "log_html": log_html(hub, state, log, settings_log_tail, added=after >= 0),
         "names": names,
         "bot_levels": bots.LEVELS,
     }
@@ -514,12 +523,17 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
 _LOG_ITEMS: dict[str, str] = {}
 
 
-def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
-    """The log fragment for these lines (newest first). Each line is escaped into its `<li>`
-    once, not per audience and move (a long game's log is up to `log_tail` lines and only
-    the newest change), and a list of lines is rendered once per language at this (version,
-    room revision) `state`, so audiences that read the same lines share it."""
-    key = (*state, "log", i18n.current(), tuple(lines))
+def log_html(
+    hub: RoomHub, state: tuple[Any, ...], lines: list[str], tail: int, added: bool = False
+) -> Markup:
+    """The log fragment for these lines (newest first): the whole log (at most `tail` lines;
+    the page keeps that many), or with `added` the new lines to put at its top (nothing at all
+    when there are none). Each line is escaped into its `<li>` once, not per audience and move,
+    and a list of lines is rendered once per language at this (version, room revision)
+    `state`, so audiences that read the same lines share it."""
+    if added and not lines:
+        return Markup("")
+    key = (*state, "log", i18n.current(), added, tuple(lines))
     cached = hub.rendered.get(key)
     if cached is None:
         if len(_LOG_ITEMS) > 50_000:
@@ -531,7 +545,7 @@ def log_html(hub: RoomHub, state: tuple[Any, ...], lines: list[str]) -> Markup:
                 item = _LOG_ITEMS[line] = f"<li>{escape(line)}</li>"
             items.append(item)
         cached = hub.rendered[key] = templates.env.get_template("partials/log.html").render(
-            {"items": Markup("".join(items))}
+            {"items": Markup("".join(items)), "added": added, "tail": tail}
         )
     return Markup(cached)
 

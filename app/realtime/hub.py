@@ -204,7 +204,8 @@ class Connection:
     fmt: str  # "html" or "json"
     queue: Mailbox = field(default_factory=Mailbox)
     sent_key: tuple[int, int] = (-2, -2)  # (game version, room revision) last sent
-    log_version: int = -1  # JSON clients get log lines of versions after this one
+    log_version: int = -1  # the log lines of versions up to this one were sent (-1: none)
+    log_basis: Any = None  # HTML: what those lines were made from (`RoomHub.log_basis`)
     granted: bool = True
     pending: set[str] = field(default_factory=set)  # coalesced kinds waiting in the queue
     max_queue: int = 200
@@ -553,6 +554,15 @@ class RoomHub:
         if last is not None:
             picked = picked[max(0, len(picked) - last) :]
         return [texts[i] for i in picked]
+
+    def log_basis(self) -> tuple[Any, ...] | None:
+        """What the log's texts are made from: the game, the language and the names. A client
+        that was sent lines on the same basis may be sent only the newer ones; on another
+        (a seat renamed, a bot sat down, another language) it needs them all again."""
+        if self.game is None:
+            return None
+        lang, _, _, names = self._names_now()
+        return (self.game.db_id, lang, names)
 
     def _readable_after(self, seat: Seat | None, after_version: int) -> list[int]:
         """Indices of the lines `seat` may read, of the versions after `after_version`."""

@@ -279,9 +279,19 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  // The game log: after the whole log, a move sends only its new lines, put at the top; the
+  // list keeps the newest data-tail lines (as many as a whole log holds).
+  function trimLog(list) {
+    const tail = parseInt(list.dataset.tail || "0", 10);
+    if (!(tail > 0)) return;
+    const lines = list.querySelectorAll(":scope > li:not(.empty)");
+    for (let i = tail; i < lines.length; i++) lines[i].remove();
+  }
+
   // Errors pushed over the websocket arrive as an out-of-band #toast; keep it visible briefly.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
+    if (target && target.id === "log") trimLog(target);
     if (target && target.id === "chat-log") tidyChat();
     if (target && target.id === "toast") armToast();
     // A new table state after the error was read: the error belongs to the past.

@@ -96,6 +96,10 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         await expect(watcher.locator(".ig-players .hidden-info")).to_have_count(3)
         await expect(ala.locator(".ig-mine")).to_contain_text("Your tent")
 
+        # The log: after the whole log a move sends only its new lines, and the page keeps
+        # its newest `data-tail` (the server's log tail; two for the watcher here).
+        await watcher.locator("#log").evaluate("el => { el.dataset.tail = '2'; }")
+
         # Play the round: everyone goes deeper once, then camps (unless a hazard ends it first).
         decisions = {id(p): 0 for p in pages[:3]}
         for _ in range(40):
@@ -123,12 +127,17 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         await ala.screenshot(path=SHOTS / "game_laptop.png", full_page=True)
         await expect(watcher.locator("#log")).not_to_contain_text("You ")
 
-        # Reload: the same view comes back.
+        await expect(watcher.locator("#log > li:not(.empty)")).to_have_count(2)
+
+        # Reload: the same view comes back, and the same log (sent whole this time).
         before = await bartek.locator("#board").inner_text()
+        log_before = await bartek.locator("#log").inner_text()
+        assert log_before.count("\n") >= 4
         await bartek.reload()
         await expect(bartek.locator("#conn-status")).to_have_text("live")
         await expect(bartek.locator(".ig-round h2")).to_contain_text(next_heading)
         assert await bartek.locator("#board").inner_text() == before
+        assert await bartek.locator("#log").inner_text() == log_before
 
         # Phone-sized screen of a player mid-game.
         phone_ctx = await browser.new_context(viewport=PHONE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -73,7 +74,8 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     clock = [1_000_000.0]
     monkeypatch.setattr(hub, "runtime", dataclasses.replace(hub.runtime, now=lambda: clock[0]))
     first = render.state_html(hub, watcher, tail)
-    assert render.state_html(hub, watcher, tail) is first  # same moment: shared
+    other = Connection(user_id=None, fmt="html")  # a second spectator
+    assert render.state_html(hub, other, tail) is first  # same moment: shared
     for _ in range(40):  # twenty seconds of nobody moving, the page drawn every half second
         clock[0] += 0.5
         render.state_html(hub, watcher, tail)
@@ -204,6 +206,86 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
             check()
     private_seen = sum(1 for _, e in game.log if not e.visible_to(None))
     assert private_seen > 0  # private lines were there to be filtered
+
+
+_LOG = re.compile(r'<ul id="log"[^>]*hx-swap-oob="(\w+)"[^>]*>(.*?)</ul>', re.DOTALL)
+_LINE = re.compile(r"<li>(.*?)</li>", re.DOTALL)
+
+
+def _read_log(shown: list[str], frame: str, tail: int) -> list[str]:
+    """The log a page shows after `frame`, as htmx and static/js/stolik.js make it: a whole
+    log replaces the list, added lines go on its top (the newest `tail` kept), no log
+    fragment leaves it as it was."""
+    found = _LOG.findall(frame)
+    assert len(found) <= 1
+    if not found:
+        return shown
+    swap, body = found[0]
+    lines = _LINE.findall(body)
+    if swap == "true":
+        return lines
+    assert swap == "afterbegin" and lines
+    return (lines + shown)[:tail]
+
+
+def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> None:
+    """After the whole log, each socket of a table page is sent only the lines of the
+    versions it has not seen (a socket that missed pushes, the lines of all it missed), and
+    the page it assembles is at every step the whole log a new socket would get (its last
+    `tail` lines, private lines only to their seat); a rename, a sync and a new language
+    send the whole log again."""
+    from engines import get_engine
+    from engines.core import Rng
+
+    engine = get_engine("incan_gold")
+    state = engine.setup(3, engine.parse_options({}), 5).state
+    hub = offline_hub(engine, state, 3)
+    game = hub.game
+    assert game is not None
+    game.log, game.version = [], 0
+    tail = 6
+    conns = [Connection(user_id=100 + s, fmt="html") for s in range(3)]
+    conns += [Connection(user_id=None, fmt="html"), Connection(user_id=None, fmt="html")]
+    lagging = conns[-1]  # drawn every third move only (a slow reader's pushes coalesce)
+    shown: dict[int, list[str]] = {}
+    rng = Rng.from_seed(4)
+    sizes = {"true": 0, "afterbegin": 0, "none": 0}
+
+    def push(conn: Connection) -> None:
+        frame = render.state_html(hub, conn, tail)
+        fresh = render.state_html(hub, Connection(user_id=conn.user_id, fmt="html"), tail)
+        shown[id(conn)] = _read_log(shown.get(id(conn), []), frame, tail)
+        assert shown[id(conn)] == _LINE.findall(_LOG.findall(fresh)[0][1])
+        found = _LOG.findall(frame)
+        sizes[found[0][0] if found else "none"] += 1
+
+    while engine.outcome(state) is None and game.version < 40:
+        for conn in conns:
+            if conn is not lagging or game.version % 3 == 0:
+                push(conn)
+        seat = sorted(engine.to_act(state))[rng.randbelow(len(engine.to_act(state)))]
+        actions = engine.legal_actions(state, seat)
+        step = engine.apply(state, seat, actions[rng.randbelow(len(actions))])
+        state, game.state, game.version = step.state, step.state, game.version + 1
+        game.log.extend((game.version, e) for e in step.events)
+        if game.version == 20:  # a rename: every line is made again, the whole log is sent
+            hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
+            hub.room_rev += 1
+            for conn in conns:
+                push(conn)
+                assert any("Bea" in line for line in shown[id(conn)])
+            assert sizes["true"] == 2 * len(conns)
+    for conn in conns:  # the last move's lines
+        push(conn)
+    assert sizes["afterbegin"] > 10 * len(conns) and sizes["true"] == 2 * len(conns)
+    assert any(len(lines) == tail for lines in shown.values())  # the tail was reached
+
+    conns[0].log_version = -1  # a sync: the whole log again
+    assert _LOG.findall(render.state_html(hub, conns[0], tail))[0][0] == "true"
+    with i18n.use("pl"):  # another language: the whole log, in it
+        frame = render.state_html(hub, conns[1], tail)
+        assert _LOG.findall(frame)[0][0] == "true"
+    assert 'id="log"' not in render.state_html(hub, conns[2], tail)  # nothing new: no log
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.spec.id)
