@@ -11,7 +11,9 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.ext import Extension
 from jinja2.idtracking import VAR_LOAD_RESOLVE
+from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
@@ -124,6 +126,29 @@ class _Environment(Environment):
         return {**self.globals, **(d or {})}
 
 
+_LINE_BREAK_AND_INDENT = re.compile(r"[ \t]*\n\s*")
+
+
+class _CollapseIndentation(Extension):
+    """Every line break of a template's own text, with the spaces around it (the indentation
+    of the template's source), becomes one line break: a page reads the same (HTML shows any
+    run of white space as one space, and no template has a `<pre>` or `<textarea>`), and a
+    table push is about a fifth smaller, which every audience's page, every frame and the
+    browser's parse pay for. Only the template's text changes, never what an expression
+    prints (a player's name, a chat line)."""
+
+    def filter_stream(self, stream: TokenStream) -> TokenStream:
+        def collapsed() -> Any:
+            for token in stream:
+                if token.type == "data" and "\n" in token.value:
+                    value = _LINE_BREAK_AND_INDENT.sub("\n", token.value)
+                    yield Token(token.lineno, "data", value)
+                else:
+                    yield token
+
+        return TokenStream(collapsed(), stream.name, stream.filename)
+
+
 # Templates are read once per process (no stat of the file on every render); restart the
 # server to see an edited template.
 templates = Jinja2Templates(
@@ -132,6 +157,7 @@ templates = Jinja2Templates(
     )
 )
 templates.env.add_extension("jinja2.ext.i18n")
+templates.env.add_extension(_CollapseIndentation)
 # Installed for the extension's new-style `{% trans %}` compilation; the callables themselves
 # are replaced below by plain, cached ones.
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -340,7 +366,6 @@ templates.env.globals["game_assets"] = game_assets
 # each audience. A marker starts with "<!--@", which no escaped text can contain.
 
 _MINE_OPEN = "<!--@"
-_MINE = re.compile(r"<!--@([\d,]+)-->(.*?)<!--@\|-->(.*?)<!--@\.-->", re.S)
 
 
 def mine(seat: Any, yes: Any = "", no: Any = "", caller: Any = None) -> Markup:
@@ -397,15 +422,21 @@ def for_viewer(html: str, seat: int | None, own: tuple[str, Any, Any] | None = N
 
 
 def _pieces(html: str) -> list[Any]:
-    """`html` cut at its `mine()` markers: text, then (seats, theirs, everyone else's), …"""
+    """`html` cut at its `mine()` markers: text, then (seats, theirs, everyone else's), …
+    (cut with `str.split` at the markers' fixed texts: no escaped text holds "<!--@")."""
     text = str(html)  # as it is: Markup's own string methods would escape the pieces again
-    pieces: list[Any] = []
-    at = 0
-    for m in _MINE.finditer(text):
-        pieces.append(text[at : m.start()])
-        pieces.append((frozenset(int(s) for s in m[1].split(",")), m[2], m[3]))
-        at = m.end()
-    pieces.append(text[at:])
+    cuts = text.split(_MINE_OPEN)
+    if len(cuts) % 3 != 1:
+        raise ValueError("a mine() marker cut apart")
+    pieces: list[Any] = [cuts[0]]
+    for at in range(1, len(cuts), 3):
+        # "0,2-->theirs", "|-->everyone else's", ".-->the text up to the next marker"
+        seats, _, yes = cuts[at].partition("-->")
+        no, rest = cuts[at + 1], cuts[at + 2]
+        if not (no.startswith("|-->") and rest.startswith(".-->")):
+            raise ValueError("a mine() marker cut apart")
+        pieces.append((frozenset(int(s) for s in seats.split(",")), yes, no[4:]))
+        pieces.append(rest[4:])
     return pieces
 
 

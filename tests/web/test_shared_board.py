@@ -60,6 +60,10 @@ def test_mine_refuses_what_it_could_not_resolve() -> None:
         render.mine(True, "me")
     with pytest.raises(TypeError):
         render.mine([1, "2"], "me")
+    marked = str(render.mine(1, "me", "them"))
+    for cut in (marked[:-5], marked[: marked.index("<!--@|")], marked.replace("|", "")):
+        with pytest.raises(ValueError):  # a marker cut apart is never read as another
+            render.for_viewer(f"<p>{cut}</p>", 1)
 
 
 def test_a_name_cannot_forge_a_marker() -> None:
