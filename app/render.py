@@ -27,7 +27,10 @@ from engines.core import Phrase
 
 _DICT_ATTRS = frozenset(dir(dict))
 
-_PLAIN_CALLS = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext"})
+_PLAIN_CALLS = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext", "mine", "own"})
+"""Globals that templates call as plain Python functions: each takes no Jinja context and
+returns Markup (the translations; `mine()` and `own()` of the shared board, ~20 calls per
+board)."""
 
 
 def escape_output(value: Any) -> Markup:
@@ -46,12 +49,13 @@ def escape_output(value: Any) -> Markup:
 
 
 class _CodeGenerator(CodeGenerator):
-    """Jinja's compiler, but a call of one of the translation functions (`_PLAIN_CALLS`:
-    `_()`, `gettext`, … and the calls `{% trans %}` compiles to) is a plain Python call.
-    Jinja routes every call through `Context.call`, which looks for a context-taking
-    callable first: an extra Python frame per call (~10 % of a table page's CPU, hundreds of
-    calls per page). Ours are plain functions, checked below. And `{{ _("…") }}` prints
-    their Markup as it is: Jinja escaped it again, which for Markup only copies the text.
+    """Jinja's compiler, but a call of one of `_PLAIN_CALLS` (the translation functions `_()`,
+    `gettext`, … and the calls `{% trans %}` compiles to; the shared board's `mine()` and
+    `own()`) is a plain Python call. Jinja routes every call through `Context.call`, which
+    looks for a context-taking callable first: an extra Python frame per call (~10 % of a
+    table page's CPU, hundreds of calls per page; ~10 % of drawing a board). Ours are plain
+    functions, checked below. And `{{ _("…") }}` prints their Markup as it is: Jinja escaped
+    it again, which for Markup only copies the text.
     Every other `{{ … }}` is escaped by `escape_output` (the same text, faster)."""
 
     @staticmethod
@@ -217,10 +221,6 @@ def _npgettext(context: str, singular: str, plural: str, num: int, **variables: 
 
 templates.env.globals.update(
     gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext
-)
-# Templates call these directly (_CodeGenerator), so none may take Jinja's context.
-assert all(
-    getattr(templates.env.globals[name], "jinja_pass_arg", None) is None for name in _PLAIN_CALLS
 )
 
 _PURE: dict[tuple[Any, ...], Any] = {}
@@ -452,6 +452,11 @@ def _as_viewer(pieces: list[Any], seat: int | None, own: tuple[str, Any, Any] | 
 templates.env.globals["mine"] = mine
 templates.env.globals["own"] = own
 templates.env.filters["for_viewer"] = for_viewer
+
+# Templates call these directly (_CodeGenerator), so none may take Jinja's context.
+assert all(
+    getattr(templates.env.globals[name], "jinja_pass_arg", None) is None for name in _PLAIN_CALLS
+)
 
 
 def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:

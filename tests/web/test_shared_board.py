@@ -73,6 +73,29 @@ def test_a_name_cannot_forge_a_marker() -> None:
     assert render.for_viewer(html, 0) == "&lt;!--@0--&gt;x&lt;!--@|--&gt;y&lt;!--@.--&gt;no"
 
 
+def test_mine_and_own_are_plain_calls_that_print_what_they_return() -> None:
+    """A board calls `mine()` and `own()` directly, not through Jinja's `Context.call` (about
+    twenty calls per board), and prints their Markup as it is; the `{% call mine(…) %}` form
+    and a name the template binds itself are left to Jinja."""
+    source = (
+        "{% for p in seats %}<tr class='{{ mine(p, 'mine') }}'>{{ names[p] }}"
+        "{{ mine(p, ' (you)', ' <them>') }}{{ mine(p, own('tent', p)) }}</tr>{% endfor %}"
+        "{% call mine(1) %}<b>{{ names[1] }}</b>{% endcall %}"
+    )
+    code = render.templates.env.compile(source, raw=True)
+    assert code.count("context.call(") == 1  # the call block only
+    board = render.templates.env.from_string(source).render(seats=[0, 1], names=["A&", "B"])
+    assert str(render.for_viewer(board, None)) == (
+        "<tr class=''>A&amp; &lt;them&gt;</tr><tr class=''>B &lt;them&gt;</tr>"
+    )
+    assert str(render.for_viewer(board, 1)).endswith(
+        "<tr class='mine'>B (you)<!--own:tent:1--></tr><b>B</b>"
+    )
+    local = "{% macro mine(x) %}<{{ x }}>{% endmacro %}{{ mine('a') }}"
+    assert "context.call(" in render.templates.env.compile(local, raw=True)
+    assert render.templates.env.from_string(local).render() == "<a>"
+
+
 SHARED = [f"games/{game}/board.html" for game in sorted(REGISTRY)] + ["partials/seat_list.html"]
 
 
