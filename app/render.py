@@ -506,14 +506,16 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
 
     The log is sent whole (its last `settings_log_tail` lines) the first time, then only the
     lines of the versions after those `conn` was sent (`conn.log_version`), added at its top,
-    while they are made from the same texts (`RoomHub.log_basis`); this function records
+    while they are made from the same texts (`RoomHub.log_basis`) for the same seat (a
+    watcher who takes over a seat gets that seat's whole log); this function records
     what it sent in `conn`. A sync (`log_version` set back to -1) gets the whole log again.
     """
     seat = hub.seat_of(conn.user_id)
     game = hub.game
     version = game.version if game else 0
     is_host = conn.user_id == hub.host_id
-    basis = hub.log_basis()
+    texts = hub.log_basis()
+    basis = None if texts is None else (texts, seat)  # another seat reads other lines
     after = conn.log_version if basis is not None and conn.log_basis == basis else -1
     conn.log_version, conn.log_basis = (version, basis) if basis is not None else (-1, None)
     # Rendered once per audience and language at this moment (version, room revision, who is
