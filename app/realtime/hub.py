@@ -1687,8 +1687,33 @@ class Hubs:
         if kind == "lobby" or kind == "room" or msg.get("lobby"):
             self._lobby_here()
         hub = self._hubs.get(str(msg.get("s")))
-        if hub is not None:
-            await hub.follow(msg)
+        if hub is None:
+            return
+        if kind not in ("presence", "hello") and self._forget_unwatched(hub):
+            return
+        await hub.follow(msg)
+
+    def _forget_unwatched(self, hub: RoomHub) -> bool:
+        """Another process changed a room that nobody here watches and that has no game in
+        play (open, or finished): forget its hub instead of keeping it current (each join,
+        start or rematch there made every process reload the room from the database; with
+        tables routed to one process, most rooms are another's). The next request or socket
+        for it loads it again. A room in play is kept and followed: its clocks and bots need
+        a second process ready to carry them on if the first one dies. A request that got
+        the hub just before keeps its copy: what it writes is decided by the database, and a
+        socket takes the room's hub again once accepted (`table_socket`)."""
+        game = hub.game
+        if (
+            hub.connections
+            or (game is not None and not game.over and hub.status == "playing")
+            or hub._bot_tasks
+            or hub._background
+            or hub.lock.locked()
+        ):
+            return False
+        if self._hubs.get(hub.slug) is hub:
+            del self._hubs[hub.slug]
+        return True
 
     def live(self) -> list[RoomHub]:
         """The hubs loaded in this process."""

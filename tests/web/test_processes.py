@@ -160,6 +160,48 @@ async def test_two_processes_converge_under_random_routing(
         await client.close()
 
 
+async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """With tables routed to one process, most rooms another process knows of are nobody's
+    there: a room not in play that changes elsewhere is forgotten by the process where nobody
+    watches it (not reloaded on every join and start), and is loaded again, current, the
+    moment it is asked for; a room in play is kept and followed (its clocks and bots have a
+    second process ready)."""
+    one, two, _ = pair
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo"], seats=3, start=False)
+    slug, code = table["slug"], table["invite_code"]
+    # Process two learns of the room (a page asked for through it), then nobody is there.
+    r = await players[1].http.get(f"{two.url}/t/{slug}")
+    assert r.status_code == 200
+    assert slug in app_of(two).state.hubs._hubs
+    # A third person joins through process one: two forgets the room instead of reloading it.
+    cy = await Player(one.url, one.ws_url).login("Cy")
+    r = await cy.http.post(f"/api/tables/{slug}/join", params={"code": code})
+    assert r.status_code == 200, r.text
+    await wait_until(lambda: slug not in app_of(two).state.hubs._hubs)
+    # Asked for again through two: loaded from the database, with the new seat.
+    watcher = await socket_on(Player(two.url, two.ws_url), two, slug, code)
+    await watcher.wait_version(0)
+    assert [s["name"] for s in watcher.states[-1]["room"]["seats"]][:3] == ["Ala", "Bo", "Cy"]
+    # Once the game is in play, a process with nobody watching keeps following it.
+    await watcher.close()
+    r = await post_on(players[0], one, f"/api/tables/{slug}/start")
+    assert r.status_code == 200, r.text
+    ala = await socket_on(players[0], one, slug, code)
+    await ala.wait_version(0)
+    r = await players[1].http.get(f"{two.url}/t/{slug}")  # two loads it, in play
+    assert r.status_code == 200
+    game = hub_of(app_of(one), slug).game
+    assert game is not None
+    action = game.engine.legal_actions(game.state, 0)[0]
+    await ala.act(game.engine.dump_action(action), 0)
+    await ala.wait_version(1)
+    await wait_until(lambda: (hub_of(app_of(two), slug).game or game).version == 1)
+    for client in [ala, cy, *players]:
+        await client.close()
+
+
 async def test_joins_and_starts_racing_across_processes(
     pair: tuple[Server, Server, str],
 ) -> None:

@@ -151,6 +151,9 @@ async def table_socket(ws: WebSocket) -> None:
         await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
         return
     await ws.accept()
+    # The hub again, now: a hub nobody watched may have been forgotten while the socket was
+    # accepted (`Hubs._forget_unwatched`), and a socket must join the one that is followed.
+    hub = await hubs.get(slug) or hub
     conn = Connection(user_id=uid, fmt=fmt)
     hub.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, hub, conn, settings))
