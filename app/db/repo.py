@@ -557,6 +557,35 @@ async def create_room_at_once(
     return True
 
 
+_ROOM_NOW = """
+SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control
+FROM rooms
+LEFT JOIN seats ON seats.room_id = rooms.id
+LEFT JOIN users ON users.id = seats.user_id
+WHERE rooms.id = $1
+ORDER BY seats.seat
+"""
+
+
+async def room_now_at_once(
+    conn: asyncpg.Connection, room_id: int
+) -> tuple[str, dict[int, SeatInfo]] | None:
+    """A room's status and occupied seats as the database has them now, in one statement
+    (what `get_room` and `room_seats` read, for a process catching up before it judges a
+    room change); None if there is no such room."""
+    rows = await conn.fetch(_ROOM_NOW, room_id)
+    if not rows:
+        return None
+    seats = {
+        r[1]: SeatInfo(
+            r[1], r[2], r[3] if r[2] is not None else bot_name(r[1], r[4] or "normal"), r[4], r[5]
+        )
+        for r in rows
+        if r[1] is not None
+    }
+    return rows[0][0], seats
+
+
 _START_CLAIM = """
 UPDATE rooms SET status = 'playing', num_seats = $2
 WHERE rooms.id = $1 AND rooms.status = 'open'

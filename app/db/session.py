@@ -27,6 +27,7 @@ from app.db.repo import (
     new_guest_at_once,
     record_move_at_once,
     record_moves_at_once,
+    room_now_at_once,
     start_at_once,
 )
 from engines.core import Event
@@ -182,6 +183,11 @@ class MoveWriter:
         """A room's start (see `repo.start_at_once`); False if the room moved on."""
         async with self.pool.acquire() as conn:
             return await start_at_once(conn, game, seated, opening)
+
+    async def room_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]] | None:
+        """A room's status and seats now (see `repo.room_now_at_once`)."""
+        async with self.pool.acquire() as conn:
+            return await room_now_at_once(conn, room_id)
 
     async def new_guest(self, name: str, device_id: str, agent: str, now: float) -> User:
         """A new guest on a new device (see `repo.new_guest_at_once`); its row."""

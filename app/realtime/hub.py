@@ -993,10 +993,19 @@ class RoomHub:
         unique seats); this only spares a needless conflict."""
         if not self.runtime.bus.enabled:
             return
-        async with self.sessions() as session:
-            room = await repo.get_room(session, self.slug)
-            seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
-        if room is not None and room.status != self.status:
+        if self.writer is not None:  # PostgreSQL: one statement on the writer's pool
+            now = await self.writer.room_now(self.room_id)
+            if now is None:
+                return
+            status, seats = now
+        else:
+            async with self.sessions() as session:
+                room = await repo.get_room(session, self.slug)
+                if room is None:
+                    return
+                status = room.status
+                seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        if status != self.status:
             await self.reload_game()
         elif seats != self.seats:
             self.seats = seats

@@ -9,10 +9,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import repo
-from app.db.models import ChatMessage, Game, Room, User
+from app.db.models import ChatMessage, Game, Room, SeatRow, User
 from app.db.session import (
     MoveWriter,
     SessionFactory,
@@ -134,6 +135,40 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     finally:
         await conn.close()
         await other.close()
+
+
+async def test_a_rooms_status_and_seats_read_at_once_are_what_the_orm_reads(
+    pg_url: str,
+) -> None:
+    """`room_now_at_once` (the catch-up before a room change, one statement) gives the
+    status and seats that `get_room` and `room_seats` give: a person, a bot (its name made
+    from seat and level), a bot playing for a person, an empty room, no room."""
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
+        host = await repo.create_user(session, "Host Ż")
+        guest = await repo.create_user(session, "Bea")
+        room, _ = await new_room(session, host.id)
+        empty, _ = await new_room(session, guest.id)
+        await session.execute(delete(SeatRow).where(SeatRow.room_id == empty.id))  # no seats
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        assert await repo.add_seat_at_once(conn, room.id, "open", 2, guest.id, None)
+        assert await repo.add_seat_at_once(conn, room.id, "open", 3, None, "hard")
+        await conn.execute(
+            "UPDATE seats SET control = 'away' WHERE room_id = $1 AND seat = 2", room.id
+        )
+        for r in (room, empty):
+            async with sessions() as session:
+                row = await repo.get_room(session, r.slug)
+                assert row is not None
+                expected = (row.status, {s.seat: s for s in await repo.room_seats(session, r.id)})
+            assert await repo.room_now_at_once(conn, r.id) == expected
+        status, seats = await repo.room_now_at_once(conn, room.id) or ("", {})
+        assert status == "open" and sorted(seats) == [0, 2, 3]
+        assert seats[3].name == repo.bot_name(3, "hard") and seats[2].control == "away"
+        assert await repo.room_now_at_once(conn, 10**9) is None
+    finally:
+        await conn.close()
 
 
 async def test_moves_that_come_together_are_written_together_and_judged_apart(
