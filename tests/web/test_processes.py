@@ -202,6 +202,38 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
         await client.close()
 
 
+async def test_a_burst_of_changes_is_published_in_order_in_few_round_trips() -> None:
+    """Changes queued while a publish waits for Redis go together in one pipeline: another
+    process receives every one, in the order they were sent, and the sender made far fewer
+    round trips than messages."""
+    from app.realtime.bus import RedisBus
+
+    await _redis_or_skip()
+    channel = f"stolik:test:{uuid.uuid4().hex}"
+    sender, receiver = RedisBus(REDIS_URL, channel), RedisBus(REDIS_URL, channel)
+    got: list[int] = []
+    own: list[int] = []
+
+    async def keep(message: dict[str, Any]) -> None:
+        got.append(message["n"])
+
+    async def echo(message: dict[str, Any]) -> None:
+        own.append(message["n"])
+
+    await receiver.start(keep)
+    await sender.start(echo)
+    try:
+        for n in range(600):
+            sender.send({"k": "move", "n": n})
+        await wait_until(lambda: len(got) == 600)
+        assert got == list(range(600))
+        assert sender.published == 600 and sender.batches < 100
+        assert own == []  # a process skips its own messages
+    finally:
+        await sender.stop()
+        await receiver.stop()
+
+
 async def test_joins_and_starts_racing_across_processes(
     pair: tuple[Server, Server, str],
 ) -> None:
