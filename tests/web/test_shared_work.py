@@ -155,14 +155,10 @@ async def test_a_new_table_is_kept_in_memory_as_the_database_holds_it(
         await p.close()
 
 
-def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows() -> None:
-    """`log_for` / `entries_for` keep, per audience, which lines it may read, extended as
-    the log grows (and the JSON entries once per line): at every step they equal a plain
-    filter of the whole log (private lines of Incan Gold included), for each seat and a
-    spectator, from any version, any tail."""
-    from bench.pages import offline_hub
+def _new_incan_gold_room() -> tuple[Any, Any, Any, GameLive]:
+    """A 3-seat Incan Gold room in memory (seed 5) at version 0 with an empty log: the
+    engine, its state, the hub and the hub's game."""
     from engines import get_engine
-    from engines.core import Event, Rng, who
 
     engine = get_engine("incan_gold")
     state = engine.setup(3, engine.parse_options({}), 5).state
@@ -170,6 +166,17 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
     game = hub.game
     assert game is not None
     game.log, game.version = [], 0
+    return engine, state, hub, game
+
+
+def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows() -> None:
+    """`log_for` / `entries_for` keep, per audience, which lines it may read, extended as
+    the log grows (and the JSON entries once per line): at every step they equal a plain
+    filter of the whole log (private lines of Incan Gold included), for each seat and a
+    spectator, from any version, any tail."""
+    from engines.core import Event, Rng, who
+
+    engine, state, hub, game = _new_incan_gold_room()
     rng = Rng.from_seed(9)
 
     def check() -> None:
@@ -234,15 +241,9 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
     the page it assembles is at every step the whole log a new socket would get (its last
     `tail` lines, private lines only to their seat); a rename, a sync and a new language
     send the whole log again."""
-    from engines import get_engine
     from engines.core import Rng
 
-    engine = get_engine("incan_gold")
-    state = engine.setup(3, engine.parse_options({}), 5).state
-    hub = offline_hub(engine, state, 3)
-    game = hub.game
-    assert game is not None
-    game.log, game.version = [], 0
+    engine, state, hub, game = _new_incan_gold_room()
     tail = 6
     conns = [Connection(user_id=100 + s, fmt="html") for s in range(3)]
     conns += [Connection(user_id=None, fmt="html"), Connection(user_id=None, fmt="html")]
