@@ -456,6 +456,45 @@ async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> boo
     return row is not None
 
 
+_RECORD_LAST_MOVE_AT_ONCE = """
+WITH moved AS (
+    UPDATE games
+    SET version = $1, snapshot = $6::json, status = 'finished', result = $10::json,
+        clock = $7::json, updated_at = $5
+    WHERE games.id = $8 AND games.version = $9
+    RETURNING games.id, games.room_id
+), finished AS (
+    UPDATE rooms SET status = 'finished' FROM moved WHERE rooms.id = moved.room_id
+    RETURNING rooms.id
+)
+INSERT INTO moves (game_id, seq, seat, action, events, created_at)
+SELECT moved.id, $1, $2, $3::json, $4::json, $5 FROM moved, finished
+RETURNING moves.id
+"""
+
+
+async def record_last_move_at_once(
+    conn: asyncpg.Connection, move: MoveRecord, result: dict[str, Any]
+) -> bool:
+    """`record_move` for the move that ends the game (its `result`; no table note) and the
+    room marked finished, as one statement (PostgreSQL): what the ORM did in a transaction
+    of two statements. False, and nothing written, when another writer got there first."""
+    row = await conn.fetchrow(
+        _RECORD_LAST_MOVE_AT_ONCE,
+        move.from_version + 1,
+        move.seat,
+        _json(move.action),
+        _json(move.events),
+        utcnow(),
+        _json(move.snapshot),
+        _json(move.clock),
+        move.game_id,
+        move.from_version,
+        _json(result),
+    )
+    return row is not None
+
+
 _ADD_SEAT_AT_ONCE = """
 WITH claimed AS (
     UPDATE rooms SET status = status WHERE rooms.id = $1 AND rooms.status = $2

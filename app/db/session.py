@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 from alembic import command
@@ -25,6 +26,7 @@ from app.db.repo import (
     add_seat_at_once,
     create_room_at_once,
     new_guest_at_once,
+    record_last_move_at_once,
     record_move_at_once,
     record_moves_at_once,
     room_now_at_once,
@@ -183,6 +185,12 @@ class MoveWriter:
         """A room's start (see `repo.start_at_once`); False if the room moved on."""
         async with self.pool.acquire() as conn:
             return await start_at_once(conn, game, seated, opening)
+
+    async def record_last(self, move: MoveRecord, result: dict[str, Any]) -> bool:
+        """The game's last move and the room finished (see `repo.record_last_move_at_once`),
+        at once, outside the batches (a game's moves come one at a time)."""
+        async with self.pool.acquire() as conn:
+            return await record_last_move_at_once(conn, move, result)
 
     async def room_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]] | None:
         """A room's status and seats now (see `repo.room_now_at_once`)."""

@@ -1177,8 +1177,11 @@ class RoomHub:
             clock=clock,
         )
         started = time.perf_counter()
-        if self.writer is not None and not notes and not away and result is None:
-            ok = await self.writer.record(move)
+        if self.writer is not None and not notes and not away:
+            if result is None:
+                ok = await self.writer.record(move)
+            else:
+                ok = await self.writer.record_last(move, result)
         else:
             ok = await self._record(move, result, notes, away)
         self.runtime.metrics.db_time.observe(time.perf_counter() - started)

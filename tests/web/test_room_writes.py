@@ -4,6 +4,7 @@ read their generated values back, and PostgreSQL's one-statement seat (claim + i
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -236,6 +237,74 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
         assert all(m["seat"] == (1 if m["seq"] == 1 else 2) for m in moves)
     finally:
         await writer.close()
+
+
+async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> None:
+    """`record_last_move_at_once` (the move that ends a game, one statement): the same game
+    row, move row and finished room as the ORM's transaction (`record_move` with the result,
+    then `set_room`), and nothing at all when the game has moved on."""
+    async with migrated(pg_url) as sessions, sessions.begin() as session:
+        host = await repo.create_user(session, "Host")
+        rooms = []
+        for _ in range(3):
+            room, game = await new_room(session, host.id, game=True)
+            assert game is not None
+            await repo.set_room(session, room.id, status="playing")
+            rooms.append((room.id, game.id))
+    result = {"winners": [1], "scores": {"0": 3, "1": 9}}
+
+    def last(game_id: int, from_version: int = 0) -> repo.MoveRecord:
+        return repo.MoveRecord(
+            game_id=game_id,
+            from_version=from_version,
+            seat=1,
+            action={"type": "camp"},
+            events=[{"text": "The game is over."}],
+            snapshot={"over": True},
+            clock={"deadline": None},
+        )
+
+    (orm_room, orm_game), (fast_room, fast_game), (stale_room, stale_game) = rooms
+    async with sessions.begin() as session:
+        assert await repo.record_move(session, last(orm_game), result)
+        await repo.set_room(session, orm_room, status="finished")
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        assert await repo.record_last_move_at_once(conn, last(fast_game), result)
+        assert not await repo.record_last_move_at_once(conn, last(stale_game, 4), result)
+
+        async def stored(room_id: int, game_id: int) -> tuple[Any, ...]:
+            game = await conn.fetchrow(
+                "SELECT version, status, result::text, snapshot::text, clock::text"
+                " FROM games WHERE id = $1",
+                game_id,
+            )
+            moves = await conn.fetch(
+                "SELECT seq, seat, action::text, events::text FROM moves WHERE game_id = $1",
+                game_id,
+            )
+            status = await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room_id)
+            return tuple(game), [tuple(m) for m in moves], status
+
+        orm, fast = await stored(orm_room, orm_game), await stored(fast_room, fast_game)
+        assert [json_of(v) for v in orm[0]] == [json_of(v) for v in fast[0]]
+        assert [[json_of(v) for v in m] for m in orm[1]] == [
+            [json_of(v) for v in m] for m in fast[1]
+        ]
+        assert orm[2] == fast[2] == "finished" and fast[0][:2] == (1, "finished")
+        stale = await stored(stale_room, stale_game)
+        assert stale[0][:2] == (0, "playing") and stale[0][2] in (None, "null")
+        assert stale[1:] == ([], "playing")
+    finally:
+        await conn.close()
+
+
+def json_of(value: Any) -> Any:
+    """A stored JSON text as data (the two paths may space it differently), else the value."""
+    if isinstance(value, str) and value[:1] in "{[":
+        return json.loads(value)
+    return value
 
 
 async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -> None:
