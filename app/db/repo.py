@@ -441,8 +441,14 @@ async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> boo
     statement on an asyncpg connection outside any transaction (PostgreSQL): no BEGIN and
     COMMIT round trips, and none of SQLAlchemy's per-statement work (a move's hottest path).
     Returns False when another writer got there first."""
-    row = await conn.fetchrow(
-        _RECORD_MOVE_AT_ONCE,
+    row = await conn.fetchrow(_RECORD_MOVE_AT_ONCE, *_move_values(move))
+    return row is not None
+
+
+def _move_values(move: MoveRecord) -> tuple[Any, ...]:
+    """Parameters $1–$9 of the one-statement move writes: the new version, seat, action,
+    events, time, snapshot, clock, game and the version it was played from."""
+    return (
         move.from_version + 1,
         move.seat,
         _json(move.action),
@@ -453,7 +459,6 @@ async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> boo
         move.game_id,
         move.from_version,
     )
-    return row is not None
 
 
 _RECORD_LAST_MOVE_AT_ONCE = """
@@ -479,19 +484,7 @@ async def record_last_move_at_once(
     """`record_move` for the move that ends the game (its `result`; no table note) and the
     room marked finished, as one statement (PostgreSQL): what the ORM did in a transaction
     of two statements. False, and nothing written, when another writer got there first."""
-    row = await conn.fetchrow(
-        _RECORD_LAST_MOVE_AT_ONCE,
-        move.from_version + 1,
-        move.seat,
-        _json(move.action),
-        _json(move.events),
-        utcnow(),
-        _json(move.snapshot),
-        _json(move.clock),
-        move.game_id,
-        move.from_version,
-        _json(result),
-    )
+    row = await conn.fetchrow(_RECORD_LAST_MOVE_AT_ONCE, *_move_values(move), _json(result))
     return row is not None
 
 

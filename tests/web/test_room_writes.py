@@ -63,6 +63,17 @@ async def new_room(
     return room, made
 
 
+async def rooms_with_games(session: AsyncSession, count: int) -> list[tuple[int, int]]:
+    """`count` rooms of one host, each with its game at version 0: (room id, game id)."""
+    host = await repo.create_user(session, "Host")
+    made = []
+    for _ in range(count):
+        room, game = await new_room(session, host.id, game=True)
+        assert game is not None
+        made.append((room.id, game.id))
+    return made
+
+
 async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str) -> None:
     """`repo._insert` (users, rooms, games, chat…): the object it returns carries its key and
     every default it was not given, equal to the row loaded afresh, on both databases."""
@@ -179,12 +190,7 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
     being written go in one statement; each game is still judged alone (a stale version
     is refused, the others stored), and a move the database rejects fails only itself."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host")
-        games = []
-        for _ in range(12):
-            _, game = await new_room(session, host.id, game=True)
-            assert game is not None
-            games.append(game.id)
+        games = [game_id for _, game_id in await rooms_with_games(session, 12)]
     writer = await MoveWriter.open(pg_url, 4)
     assert writer is not None
     writer.in_flight = 1
@@ -244,13 +250,9 @@ async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> N
     row, move row and finished room as the ORM's transaction (`record_move` with the result,
     then `set_room`), and nothing at all when the game has moved on."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host")
-        rooms = []
-        for _ in range(3):
-            room, game = await new_room(session, host.id, game=True)
-            assert game is not None
-            await repo.set_room(session, room.id, status="playing")
-            rooms.append((room.id, game.id))
+        rooms = await rooms_with_games(session, 3)
+        for room_id, _ in rooms:
+            await repo.set_room(session, room_id, status="playing")
     result = {"winners": [1], "scores": {"0": 3, "1": 9}}
 
     def last(game_id: int, from_version: int = 0) -> repo.MoveRecord:
