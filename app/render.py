@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import MutableMapping
 from keyword import iskeyword as is_python_keyword
 from typing import Any
@@ -223,14 +224,18 @@ templates.env.globals.update(
     gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext
 )
 
-_PURE: dict[tuple[Any, ...], Any] = {}
-_SCALARS = (str, int, float, bool, type(None))
+_PURE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_PURE_SIZE = [0]  # characters held in _PURE
+PURE_MAX_CHARS = 4_000_000
+"""What `pure` keeps at most (≤ 8 MB of text), dropping the oldest drawings first: the
+seats and rows of past moves are not drawn again, and what is still in use comes back."""
+_SCALARS = (str, int, float, bool, type(None), Markup)
 
 
 def _frozen(value: Any) -> Any:
     """A hashable stand-in for a macro argument that equals another only if both render
     alike: containers become tagged tuples, scalars keep their type (1, 1.0 and True
-    differ on the page)."""
+    differ on the page, and so do Markup and a str of the same text)."""
     kind = type(value)
     if kind in _SCALARS:
         return (kind, value)
@@ -245,7 +250,9 @@ def pure(macro: Any) -> Any:
     """`{% set card = pure(card) %}`: a macro whose output depends only on its arguments
     and the language (one defined in a file imported without context, so it cannot see the
     viewer) is rendered once per distinct arguments and language, not on every call: a
-    Ganges page draws the same cards, dice and words hundreds of times per move."""
+    Ganges page draws the same cards, dice and words hundreds of times per move, and a
+    move changes one or two seats of the seats bar (`partials/seat.html`) or rows of a
+    board."""
     where = (macro._func.__code__.co_filename, macro.name)
 
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -255,9 +262,10 @@ def pure(macro: Any) -> Any:
             return macro(*args, **kwargs)
         out = _PURE.get(key)
         if out is None:
-            if len(_PURE) > 50_000:
-                _PURE.clear()
             out = _PURE[key] = macro(*args, **kwargs)
+            _PURE_SIZE[0] += len(out)
+            while _PURE_SIZE[0] > PURE_MAX_CHARS:
+                _PURE_SIZE[0] -= len(_PURE.popitem(last=False)[1])
         return out
 
     return call

@@ -96,7 +96,10 @@ def test_mine_and_own_are_plain_calls_that_print_what_they_return() -> None:
     assert render.templates.env.from_string(local).render() == "<a>"
 
 
-SHARED = [f"games/{game}/board.html" for game in sorted(REGISTRY)] + ["partials/seat_list.html"]
+SHARED = [f"games/{game}/board.html" for game in sorted(REGISTRY)] + [
+    "partials/seat_list.html",
+    "partials/seat.html",
+]
 
 
 @pytest.mark.parametrize("name", SHARED)
