@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import replace
+from enum import Enum
 from functools import partial
 from itertools import combinations
 from typing import Any
@@ -34,18 +35,29 @@ def _counted_macro() -> tuple[Any, list[int]]:
     return render.pure(module.word), calls
 
 
+class _Colour(Enum):
+    RED = "red"
+
+
 def test_arguments_that_print_differently_are_kept_apart() -> None:
-    """1, 1.0, True, "1" and Markup("1") are different arguments; so are a list and a dict,
-    and a Markup and the str of the same text (one is escaped, the other not)."""
-    values = [1, 1.0, True, "1", Markup("1"), [1], {"1": 1}, (1,), None, "<i>", Markup("<i>")]
-    keys = [render._frozen(v) for v in values]
-    distinct = [(a, b) for a, b in combinations(range(len(values)), 2) if keys[a] == keys[b]]
-    assert distinct == [(5, 7)]  # a list and a tuple print alike
-    assert render._frozen({"a": [1, {"b": None}]}) == render._frozen({"a": [1, {"b": None}]})
-    with pytest.raises(TypeError):
-        render._frozen(object())
-    with pytest.raises(TypeError):
-        render._frozen({"a": [object()]})
+    """1, 1.0, True, "1" and Markup("1") are different arguments; so are a list, a tuple and
+    a dict, a Markup and the str of the same text (one is escaped, the other not), an enum
+    and its value, NaN and None, and a list passed whole and its items passed one by one."""
+    values = [1, 1.0, True, "1", Markup("1"), [1], {"1": 1}, (1,), None, float("nan")]
+    values += ["<i>", Markup("<i>"), {1: "a"}, {"1": "a"}, "red"]
+    keys = [render._arguments_key((v,), {}) for v in values]
+    same = [(a, b) for a, b in combinations(range(len(values)), 2) if keys[a] == keys[b]]
+    assert same == []
+    assert render._arguments_key(([1], {"k": 2}), {}) != render._arguments_key((1,), {"k": 2})
+    assert render._arguments_key(({"a": [1, {"b": None}]},), {}) == render._arguments_key(
+        ({"a": [1, {"b": None}]},), {}
+    )
+    for unkeyable in (object(), _Colour.RED, {"a": [object()]}):
+        with pytest.raises(TypeError):
+            render._arguments_key((unkeyable,), {})
+    # Markup is kept apart from str by the slower stand-in (marshal refuses str subclasses).
+    assert render._frozen(Markup("1")) != render._frozen("1")
+    assert render._frozen([Markup("1")]) != render._frozen((Markup("1"),))
 
 
 def test_a_pure_macro_is_drawn_once_per_arguments_and_language() -> None:
