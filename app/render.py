@@ -286,6 +286,15 @@ def pure(macro: Any) -> Any:
 
 
 templates.env.globals["pure"] = pure
+
+
+def pick(mapping: dict[Any, Any], keys: list[Any]) -> dict[Any, Any]:
+    """`pick(view.cards, p.ships)`: the entries of `mapping` for `keys`, in their order — to
+    hand a `pure` macro only what it draws (a player's cards, not every card shown)."""
+    return {k: mapping[k] for k in keys}
+
+
+templates.env.globals["pick"] = pick
 templates.env.globals["languages"] = i18n.LANGUAGES
 
 
