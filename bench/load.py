@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
@@ -235,7 +236,7 @@ class Client:
         self.table.progress.set()
 
     def receive_json(self, text: str) -> None:
-        msg = json.loads(text)
+        msg = orjson.loads(text)
         kind = msg.get("type")
         if kind == "state":
             self.version = msg["version"]
