@@ -228,7 +228,7 @@ templates.env.globals.update(
 _PURE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _PURE_SIZE = [0]  # characters held in _PURE
 PURE_MAX_CHARS = 4_000_000
-"""What `pure` keeps at most (≤ 8 MB of text), dropping the oldest drawings first: the
+"""What `pure` keeps at most (4–8 MB of text), dropping the oldest drawings first: the
 seats and rows of past moves are not drawn again, and what is still in use comes back."""
 _SCALARS = (str, int, float, bool, type(None), Markup)
 
@@ -278,7 +278,7 @@ def pure(macro: Any) -> Any:
         if out is None:
             out = _PURE[key] = macro(*args, **kwargs)
             _PURE_SIZE[0] += len(out)
-            while _PURE_SIZE[0] > PURE_MAX_CHARS:
+            while _PURE_SIZE[0] > PURE_MAX_CHARS and _PURE:
                 _PURE_SIZE[0] -= len(_PURE.popitem(last=False)[1])
         return out
 
