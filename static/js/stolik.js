@@ -120,7 +120,13 @@
     }
     return parts.reverse().join("/");
   }
-  function contentOf(el) { return el.innerHTML.replace(/ ?just-changed/g, ""); }
+  function contentOf(el) { return el.innerHTML.replace(/ ?(just-changed|glow-ring)/g, ""); }
+  // A part with light text on a colour of its own (a badge) glows by its outline only: the
+  // glow's pale background would hide its text.
+  function lightText(el) {
+    const rgb = (getComputedStyle(el).color.match(/[\d.]+/g) || []).map(Number);
+    return rgb.length >= 3 && (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255 > 0.6;
+  }
   function snapshot(root) {
     const map = new Map();
     root.querySelectorAll(MARKABLE).forEach(function (el) { map.set(partKey(el, root), contentOf(el)); });
@@ -151,7 +157,8 @@
       if (now - since >= GLOW_MS) { marks.delete(partKey(el, root)); return; }
       el.style.animationDelay = (since - now) + "ms";
       el.classList.add("just-changed");
-      setTimeout(function () { el.classList.remove("just-changed"); }, GLOW_MS - (now - since));
+      if (lightText(el)) el.classList.add("glow-ring");
+      setTimeout(function () { el.classList.remove("just-changed", "glow-ring"); }, GLOW_MS - (now - since));
     });
   }
   // Nothing is computed while htmx swaps (a click right after a swap must find the new

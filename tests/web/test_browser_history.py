@@ -126,3 +126,59 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
     finally:
         await other.close()
         await host.close()
+
+
+# A state that adds two parts to the board: a badge with white text on its own colour and a
+# part with dark text (as htmx swaps a pushed board: before-swap, replace, after-swap).
+_PUSH_TWO_PARTS = """() => {
+  const old = document.getElementById("board");
+  const fresh = old.cloneNode(true);
+  fresh.dataset.version = String(Number(old.dataset.version) + 1);
+  const light = document.createElement("span");
+  light.id = "t-light"; light.dataset.mark = ""; light.textContent = "exposed";
+  light.style.color = "#fff"; light.style.backgroundColor = "rgb(138, 100, 18)";
+  const dark = document.createElement("span");
+  dark.id = "t-dark"; dark.dataset.mark = ""; dark.textContent = "new";
+  dark.style.color = "#222";
+  (fresh.querySelector("section") || fresh).append(light, dark);
+  document.dispatchEvent(new CustomEvent("htmx:oobBeforeSwap", {detail: {target: old}}));
+  old.replaceWith(fresh);
+  document.dispatchEvent(new CustomEvent("htmx:oobAfterSwap", {detail: {target: fresh}}));
+}"""
+
+
+async def test_a_badge_with_light_text_glows_by_its_outline(sqlite_server: Server) -> None:
+    """A changed part whose text is light (a badge on its own colour) glows by its outline
+    only, its own background kept, so its words stay readable; a dark-text part gets the
+    glow's pale background as before."""
+    need_chromium()
+    from playwright.async_api import async_playwright
+
+    people, table = await bot_table(sqlite_server, "incan_gold", humans=2)
+    host, other = people
+    url = f"{sqlite_server.url}/t/{table['slug']}"
+    try:
+        await other.connect(table["slug"])
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
+            await still(page, other)
+            await page.evaluate(_PUSH_TWO_PARTS)
+            await page.wait_for_function(
+                "() => document.getElementById('t-dark')?.classList.contains('just-changed')"
+            )
+            looks = await page.evaluate(
+                """() => ["t-light", "t-dark"].map((id) => {
+                  const el = document.getElementById(id), css = getComputedStyle(el);
+                  return [el.className, css.animationName, css.backgroundColor];
+                })"""
+            )
+            (light_cls, light_anim, light_bg), (dark_cls, dark_anim, _) = looks
+            assert light_cls.split() == ["just-changed", "glow-ring"], looks
+            assert light_anim == "just-changed-ring", looks
+            assert light_bg == "rgb(138, 100, 18)", looks  # its own colour, not the glow's
+            assert dark_cls.split() == ["just-changed"] and dark_anim == "just-changed", looks
+            await browser.close()
+    finally:
+        await other.close()
+        await host.close()
