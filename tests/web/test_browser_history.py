@@ -7,6 +7,8 @@ Screenshots (artifacts/screenshots/chart_*.png, last_move_*.png) — look at the
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -72,6 +74,27 @@ async def test_end_screen_draws_a_score_chart(sqlite_server: Server, game: str) 
         await me.close()
 
 
+@contextlib.asynccontextmanager
+async def _two_people_at_incan_gold(server: Server) -> AsyncIterator[tuple[Any, Any]]:
+    """An Incan Gold table of two people and bots, the host's page open at laptop size:
+    yields that page and the other person (a websocket client)."""
+    from playwright.async_api import async_playwright
+
+    people, table = await bot_table(server, "incan_gold", humans=2)
+    host, other = people
+    url = f"{server.url}/t/{table['slug']}"
+    try:
+        await other.connect(table["slug"])
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await open_as(browser, server.url, url, host, viewport=LAPTOP)
+            yield page, other
+            await browser.close()
+    finally:
+        await other.close()
+        await host.close()
+
+
 async def still(page: Any, player: Any) -> None:
     """Wait until only the two people must choose and the page shows the latest version."""
     for _ in range(300):
@@ -88,44 +111,33 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
     """When the other explorers' choices are revealed, the new path card and the changed rows
     are marked `just-changed` — a few parts, not the whole board; nothing glows on load."""
     need_chromium()
-    from playwright.async_api import async_playwright, expect
+    from playwright.async_api import expect
 
-    people, table = await bot_table(sqlite_server, "incan_gold", humans=2)
-    host, other = people
-    url = f"{sqlite_server.url}/t/{table['slug']}"
-    try:
-        await other.connect(table["slug"])
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
-            await expect(page.locator("#conn-status")).to_have_text("live")
-            await expect(page.locator("#me button.torch")).to_be_enabled()
-            await page.wait_for_timeout(500)
-            await expect(page.locator(".just-changed")).to_have_count(0)
-            grown = False
-            # Both people go deeper until a decision reveals a new path card (a round that ends
-            # in flight, which changes most of the board, is skipped).
-            for _ in range(10):
-                # The bot has chosen; only the two people are left to choose: a still state.
-                await still(page, other)
-                before = await page.locator(".ig-path li").count()
-                version = other.version
-                await page.locator("#me button.torch").click()
-                await other.act({"type": "torch"}, version)
-                await other.wait_for(lambda p, v=version: p.version > v + 1, timeout=30)
-                await still(page, other)
-                if await page.locator(".ig-path li").count() == before + 1:
-                    grown = True
-                    break
-            assert grown, "no decision revealed a new path card"
-            await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
-            marked = await page.locator("#board .just-changed").count()
-            assert 1 <= marked <= 16, marked
-            await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
-            await browser.close()
-    finally:
-        await other.close()
-        await host.close()
+    async with _two_people_at_incan_gold(sqlite_server) as (page, other):
+        await expect(page.locator("#conn-status")).to_have_text("live")
+        await expect(page.locator("#me button.torch")).to_be_enabled()
+        await page.wait_for_timeout(500)
+        await expect(page.locator(".just-changed")).to_have_count(0)
+        grown = False
+        # Both people go deeper until a decision reveals a new path card (a round that ends
+        # in flight, which changes most of the board, is skipped).
+        for _ in range(10):
+            # The bot has chosen; only the two people are left to choose: a still state.
+            await still(page, other)
+            before = await page.locator(".ig-path li").count()
+            version = other.version
+            await page.locator("#me button.torch").click()
+            await other.act({"type": "torch"}, version)
+            await other.wait_for(lambda p, v=version: p.version > v + 1, timeout=30)
+            await still(page, other)
+            if await page.locator(".ig-path li").count() == before + 1:
+                grown = True
+                break
+        assert grown, "no decision revealed a new path card"
+        await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
+        marked = await page.locator("#board .just-changed").count()
+        assert 1 <= marked <= 16, marked
+        await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
 
 
 # A state that adds two parts to the board: a badge with white text on its own colour and a
@@ -152,33 +164,20 @@ async def test_a_badge_with_light_text_glows_by_its_outline(sqlite_server: Serve
     only, its own background kept, so its words stay readable; a dark-text part gets the
     glow's pale background as before."""
     need_chromium()
-    from playwright.async_api import async_playwright
-
-    people, table = await bot_table(sqlite_server, "incan_gold", humans=2)
-    host, other = people
-    url = f"{sqlite_server.url}/t/{table['slug']}"
-    try:
-        await other.connect(table["slug"])
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            page = await open_as(browser, sqlite_server.url, url, host, viewport=LAPTOP)
-            await still(page, other)
-            await page.evaluate(_PUSH_TWO_PARTS)
-            await page.wait_for_function(
-                "() => document.getElementById('t-dark')?.classList.contains('just-changed')"
-            )
-            looks = await page.evaluate(
-                """() => ["t-light", "t-dark"].map((id) => {
+    async with _two_people_at_incan_gold(sqlite_server) as (page, other):
+        await still(page, other)
+        await page.evaluate(_PUSH_TWO_PARTS)
+        await page.wait_for_function(
+            "() => document.getElementById('t-dark')?.classList.contains('just-changed')"
+        )
+        looks = await page.evaluate(
+            """() => ["t-light", "t-dark"].map((id) => {
                   const el = document.getElementById(id), css = getComputedStyle(el);
                   return [el.className, css.animationName, css.backgroundColor];
                 })"""
-            )
-            (light_cls, light_anim, light_bg), (dark_cls, dark_anim, _) = looks
-            assert light_cls.split() == ["just-changed", "glow-ring"], looks
-            assert light_anim == "just-changed-ring", looks
-            assert light_bg == "rgb(138, 100, 18)", looks  # its own colour, not the glow's
-            assert dark_cls.split() == ["just-changed"] and dark_anim == "just-changed", looks
-            await browser.close()
-    finally:
-        await other.close()
-        await host.close()
+        )
+        (light_cls, light_anim, light_bg), (dark_cls, dark_anim, _) = looks
+        assert light_cls.split() == ["just-changed", "glow-ring"], looks
+        assert light_anim == "just-changed-ring", looks
+        assert light_bg == "rgb(138, 100, 18)", looks  # its own colour, not the glow's
+        assert dark_cls.split() == ["just-changed"] and dark_anim == "just-changed", looks
