@@ -18,16 +18,17 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import functools
 import logging
 import re
 import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from datetime import UTC
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -329,6 +330,35 @@ class GameLive:
         return self.engine.outcome(self.state) is not None
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _judged_again(
+    change: Callable[Concatenate[RoomHub, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[RoomHub, P], Coroutine[Any, Any, T]]:
+    """A room change (join, start, …) that, with several processes, is judged on what this
+    hub holds without reading the room first: its write is conditional in the database
+    (`_room_write`), so a change judged on a stale hub cannot land. If it is refused, by the
+    hub or by the database, the hub catches up with the database (`_catch_up_room`) and the
+    change is judged once more: a refusal is never decided from memory alone, and a change
+    that lost only to a stale hub (a seat another process filled a moment ago, when any
+    free seat would do) goes through. With one process, the hub is the truth: no retry."""
+
+    @functools.wraps(change)
+    async def judged(hub: RoomHub, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await change(hub, *args, **kwargs)
+        except Refusal as refusal:
+            if not hub.runtime.bus.enabled or refusal.status != 409:
+                raise
+        async with hub.lock:
+            await hub._catch_up_room()
+        return await change(hub, *args, **kwargs)
+
+    return judged
+
+
 class RoomHub:
     """The live room: loaded from the database on first use, then kept in memory."""
 
@@ -625,10 +655,10 @@ class RoomHub:
 
     # ---- room operations ------------------------------------------------------------------------
 
+    @_judged_again
     async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:
         """Take a free seat (the first one if none is named)."""
         async with self.lock:
-            await self._catch_up_room()
             if self.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))
             if self.seat_of(user_id) is not None:
@@ -655,10 +685,10 @@ class RoomHub:
             self._changed("join")
             return seat
 
+    @_judged_again
     async def leave(self, user_id: int) -> None:
         """Give up a seat before the start (the host stays: a host closes the table instead)."""
         async with self.lock:
-            await self._catch_up_room()
             if self.status != "open":
                 raise Refusal("already_started", N_("You cannot leave a game in progress."))
             seat = self.seat_of(user_id)
@@ -689,10 +719,10 @@ class RoomHub:
             self.status = "closed"
             self._changed("close")
 
+    @_judged_again
     async def start(self, user_id: int) -> None:
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
         async with self.lock:
-            await self._catch_up_room()
             if user_id != self.host_id:
                 raise Refusal("not_host", N_("Only the host can start the game."), 403)
             if self.status != "open":
@@ -791,6 +821,7 @@ class RoomHub:
 
     # ---- bots in seats, who plays a seat ----------------------------------------------------
 
+    @_judged_again
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
         """The host seats a bot before the start (the first free seat unless one is named)."""
         if level not in bots.LEVELS:
@@ -798,7 +829,6 @@ class RoomHub:
                 "bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(bots.LEVELS)
             )
         async with self.lock:
-            await self._catch_up_room()
             self._require_host(user_id, N_("Only the host can add bots."))
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
@@ -821,10 +851,10 @@ class RoomHub:
             self._changed("add_bot")
             return seat
 
+    @_judged_again
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
         """The host takes a bot out of its seat before the start."""
         async with self.lock:
-            await self._catch_up_room()
             self._require_host(user_id, N_("Only the host can remove bots."))
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
@@ -898,12 +928,12 @@ class RoomHub:
             )
             self.kick_bots()
 
+    @_judged_again
     async def rematch(self, user_id: int) -> tuple[str, str]:
         """ "Play again": a new table with the same game, options, clock and seats (bots
         included). The first person to ask creates it and hosts it; later askers get the same
         one. Returns its slug and invite code."""
         async with self.lock:
-            await self._catch_up_room()
             seat = self.seat_of(user_id)
             if seat is None:
                 raise Refusal("not_seated", N_("Only the players can start a rematch."), 403)
@@ -987,10 +1017,9 @@ class RoomHub:
         return seat
 
     async def _catch_up_room(self) -> None:
-        """With several processes, before a room change is judged from memory: re-read the
-        room's seats (all of it if its status moved on), since another process may have
-        changed them a moment ago. The change's own transaction still checks (claim_room,
-        unique seats); this only spares a needless conflict."""
+        """With several processes, after a room change was refused (`_judged_again`):
+        re-read the room's seats (all of it if its status moved on), since another process
+        may have changed them a moment ago."""
         if not self.runtime.bus.enabled:
             return
         if self.writer is not None:  # PostgreSQL: one statement on the writer's pool

@@ -297,6 +297,52 @@ async def test_joins_and_starts_racing_across_processes(
         await p.close()
 
 
+async def test_a_change_judged_on_a_stale_hub_is_judged_again_on_the_database(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """A process judges a room change on its hub without reading the room first; when the
+    hub has not heard yet of what another process did a moment ago (here made stale by
+    hand, as if the bus were slow), the database refuses the write, or the stale hub
+    refuses the change, and the change is judged again on what the database holds: a join
+    that asked for any seat gets the next free one, a seat the hub wrongly thinks taken is
+    given, and what is refused is refused for a reason the database holds."""
+    one, two, _ = pair
+    host = await Player(one.url, one.ws_url).login("Host")
+    r = await host.http.post("/api/tables", json={"game": "incan_gold", "seats": 4})
+    slug = r.json()["slug"]
+    watcher = await socket_on(host, two, slug, None)  # two keeps following the room
+    await watcher.wait_version(0)
+    behind = await hub_of_loaded(two, slug)
+    before = dict(behind.seats)  # the host only
+    x = await Player(one.url, one.ws_url).login("X")
+    r = await x.http.post(f"/api/tables/{slug}/join")
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    await wait_until(lambda: len(behind.seats) == 2)
+    behind.seats = dict(before)  # process two has not heard of X yet
+    y = await Player(two.url, two.ws_url).login("Y")
+    r = await y.http.post(f"/api/tables/{slug}/join")
+    assert r.status_code == 200, r.text
+    assert r.json()["seat"] == 2  # not 1, which the stale hub thought free
+    assert await seat_count(one, slug) == 3
+    assert sorted(behind.seats) == [0, 1, 2]  # caught up
+
+    # X leaves through one; two still thinks seat 1 taken, and is asked for exactly it.
+    stale = dict(behind.seats)
+    r = await x.http.post(f"/api/tables/{slug}/leave")
+    assert r.status_code == 200, r.text
+    await wait_until(lambda: sorted(behind.seats) == [0, 2])
+    behind.seats = stale
+    z = await Player(two.url, two.ws_url).login("Z")
+    r = await z.http.post(f"/api/tables/{slug}/join", params={"seat": 1})
+    assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+    # A refusal that holds in the database stays a refusal: Y is seated already.
+    r = await y.http.post(f"/api/tables/{slug}/join")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "already_seated"
+    assert await seat_count(one, slug) == 3
+    for p in (watcher, host, x, y, z):
+        await p.close()
+
+
 async def test_a_process_restarts_while_the_other_keeps_serving(
     pair: tuple[Server, Server, str], pg_url: str, tmp_path: Path
 ) -> None:
