@@ -9,8 +9,10 @@ before devices existed carry only `uid`; their first page request registers the 
 Each process remembers a checked device for a few seconds (`Known`), so the requests and
 sockets of a burst (a table being set up, a rematch) do not each read the device and the
 person again. A change to a person (signed-out device, new name, language) forgets them at
-once in this process and, over the bus, in the others; `Known.SECONDS` bounds how long a
-process that missed the message can trust what it saw.
+once in this process and, over the bus, in the others. A process whose bus lost Redis may
+have missed such a message: it forgets every check when it subscribes again, and
+`Known.SECONDS` bounds how long it can trust what it saw in any case (a message dropped by an
+overfull publish queue).
 """
 
 from __future__ import annotations
@@ -46,8 +48,10 @@ class _Seen:
 class Known:
     """Devices this process checked lately, by device id, with their person's row."""
 
-    SECONDS = 10.0
-    """How long a check is trusted without a word from the bus."""
+    SECONDS = 30.0
+    """How long a check is trusted without a word from the bus. With tables spread over
+    processes, a player's next game is often on another process (a rematch is a new table):
+    at 10 s each process checked the same devices again every game or two."""
     LIMIT = 50_000
 
     def __init__(self) -> None:
@@ -81,6 +85,11 @@ class Known:
         self._devices[sid] = _Seen(
             user.id, user.name, user.language, user.created_at, last_seen, now + self.SECONDS
         )
+
+    def clear(self) -> None:
+        """Check every device in the database again (the bus may have missed a change)."""
+        self._devices.clear()
+        self._of.clear()
 
     def forget(self, user_id: int) -> None:
         """Check every device of `user_id` in the database again (something changed)."""

@@ -65,7 +65,8 @@ class RedisBus:
         self.channel = channel
         self.origin = secrets.token_hex(6)
         self._prefix = self.origin.encode()
-        self.client = aioredis.from_url(url)
+        # Named, so `CLIENT LIST` on the Redis server shows which process each connection is.
+        self.client = aioredis.from_url(url, client_name=f"stolik-bus-{self.origin}")
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.published = 0
@@ -153,6 +154,9 @@ class RedisBus:
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
                     await pubsub.subscribe(self.channel)
+                # Changes published meanwhile were missed: say so (no origin: our own word).
+                with contextlib.suppress(Exception):
+                    await handler({"k": "resubscribed"})
 
 
 def make_bus(url: str, channel: str = CHANNEL) -> LocalBus | RedisBus:

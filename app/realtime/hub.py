@@ -1725,6 +1725,9 @@ class Hubs:
         if kind == "person":
             self.known.forget(int(msg["u"]))
             return
+        if kind == "resubscribed":  # our bus lost Redis for a while: a person may have changed
+            self.known.clear()
+            return
         if kind == "lobby" or kind == "room" or msg.get("lobby"):
             self._lobby_here()
         hub = self._hubs.get(str(msg.get("s")))

@@ -175,6 +175,10 @@ def test_known_devices_are_trusted_briefly_and_forgotten_on_change() -> None:
     known.put("dev-2", ala, last_seen=1000.0, now=1000.0)
     known.forget(7)
     assert known.get("dev-1", 7, 1000.5) is None and known.get("dev-2", 7, 1000.5) is None
+    known.put("dev-1", ala, last_seen=1000.0, now=1000.0)
+    assert known.get("dev-1", 7, 1000.5) is not None
+    known.clear()  # the bus may have missed a change: check everyone again
+    assert known.get("dev-1", 7, 1000.5) is None
 
 
 async def test_a_recently_checked_device_needs_no_database_session(server: Server) -> None:

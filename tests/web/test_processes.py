@@ -240,6 +240,67 @@ async def test_a_burst_of_changes_is_published_in_order_in_few_round_trips() -> 
         await receiver.stop()
 
 
+async def _cut_off(origin: str) -> None:
+    """Redis drops the subscription of the bus of process `origin` (its connection is
+    named after it), as when the connection breaks."""
+    admin = aioredis.from_url(REDIS_URL)
+    try:
+        subscribers = await admin.client_list(_type="pubsub")
+        (mine,) = [c for c in subscribers if c.get("name") == f"stolik-bus-{origin}"]
+        assert await admin.client_kill_filter(_id=mine["id"]) == 1
+    finally:
+        await admin.aclose()
+
+
+async def test_a_bus_that_lost_redis_resubscribes_and_says_so() -> None:
+    """When Redis drops the bus's subscription, the listener subscribes again, tells the
+    process (which then checks every device again: a sign-out may have been missed), and
+    receives what is published after."""
+    from app.realtime.bus import RedisBus
+
+    await _redis_or_skip()
+    channel = f"stolik:test:{uuid.uuid4().hex}"
+    sender, receiver = RedisBus(REDIS_URL, channel), RedisBus(REDIS_URL, channel)
+    got: list[dict[str, Any]] = []
+
+    async def keep(message: dict[str, Any]) -> None:
+        got.append(message)
+
+    async def nothing(message: dict[str, Any]) -> None:
+        pass
+
+    await receiver.start(keep)
+    await sender.start(nothing)
+    try:
+        sender.send({"k": "move", "n": 1})
+        await wait_until(lambda: len(got) == 1)
+        await _cut_off(receiver.origin)
+        await wait_until(lambda: any(m["k"] == "resubscribed" for m in got))
+        sender.send({"k": "move", "n": 2})
+        await wait_until(lambda: [m.get("n") for m in got if m["k"] == "move"] == [1, 2])
+    finally:
+        await sender.stop()
+        await receiver.stop()
+
+
+async def test_a_process_whose_bus_lost_redis_checks_every_device_again(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """A sign-out published while a process's bus was cut off from Redis never reaches it,
+    so once it has subscribed again it trusts none of the devices it checked before."""
+    _one, two, _ = pair
+    ala = await Player(two.url, two.ws_url).login("Ala")
+    assert await whoami(ala.http) == "Ala"
+    known = app_of(two).state.hubs.known
+    assert known._devices  # Ala's device, checked
+    bus = app_of(two).state.hubs.runtime.bus
+    await _cut_off(bus.origin)
+    await wait_until(lambda: not known._devices)
+    assert await whoami(ala.http) == "Ala"  # checked in the database again
+    assert known._devices
+    await ala.close()
+
+
 async def test_joins_and_starts_racing_across_processes(
     pair: tuple[Server, Server, str],
 ) -> None:
