@@ -22,6 +22,10 @@ from app.realtime.hub import Connection, GameLive, RoomHub, Runtime
 from engines import ENGINES
 from engines.core import Engine
 
+_RUNTIME = Runtime(now=lambda: 1_800_000_000.0)
+"""One for every offline room, as a server has one: a Runtime makes its metrics (prometheus
+objects), which would otherwise count in every measured move."""
+
 
 def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> RoomHub:
     """A playing room of `players` people (user ids 100, 101, …) holding `state` at version
@@ -40,7 +44,7 @@ def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Room
         bot_level="normal",
         rematch_slug=None,
     )
-    hub = RoomHub(None, room, Runtime(now=lambda: 1_800_000_000.0))  # type: ignore[arg-type]
+    hub = RoomHub(None, room, _RUNTIME)  # type: ignore[arg-type]
     hub.seats = {s: SeatInfo(s, 100 + s, f"Player {s + 1}") for s in range(players)}
     hub.game = GameLive(
         db_id=1,
