@@ -90,6 +90,14 @@ def wait_ready(url: str, timeout: float = 60.0) -> None:
     raise SystemExit(f"{url} did not become ready in {timeout:.0f} s")
 
 
+def figure(pattern: str, text: str) -> float:
+    """A number that bench/load.py printed (it stops the run if load.py printed none)."""
+    found = re.search(pattern, text)
+    if found is None:
+        raise SystemExit(f"bench/load.py printed no {pattern!r}:\n{text}")
+    return float(found[1])
+
+
 def run(processes: int, args: argparse.Namespace, channel: str) -> dict[str, float]:
     """One load run against `processes` server processes; its figures."""
     asyncio.run(fresh_database(args.admin_url, args.database))
@@ -142,9 +150,9 @@ def run(processes: int, args: argparse.Namespace, channel: str) -> dict[str, flo
         print(f"--- {processes} process(es), {args.cpu:g} of a core each")
         print(out.stdout.rstrip())
         figures = {
-            "moves/s": float(re.search(r"moves/s: ([\d.]+)", out.stdout)[1]),  # type: ignore[index]
-            "ms/move": float(re.search(r"server CPU: ([\d.]+) ms/move", out.stdout)[1]),  # type: ignore[index]
-            "p99": float(re.search(r"p99 ([\d.]+)", out.stdout)[1]),  # type: ignore[index]
+            "moves/s": figure(r"moves/s: ([\d.]+)", out.stdout),
+            "ms/move": figure(r"server CPU: ([\d.]+) ms/move", out.stdout),
+            "p99": figure(r"p99 ([\d.]+)", out.stdout),
         }
         held = sum(throttled_ms(g) for g in groups) - sum(throttled)
         print(f"held back by the CPU quota: {held / 1000:.1f} s in all")

@@ -136,8 +136,9 @@ class RedisBus:
                     try:
                         origin = data[: len(self._prefix)].decode()
                         changes = orjson.loads(data[len(self._prefix) :])
-                        assert type(changes) is list and all(type(c) is dict for c in changes)
-                    except (UnicodeDecodeError, orjson.JSONDecodeError, AssertionError):
+                    except (UnicodeDecodeError, orjson.JSONDecodeError):
+                        changes = None
+                    if type(changes) is not list or not all(type(c) is dict for c in changes):
                         logger.error("an unreadable message on the bus: %r", data[:80])
                         continue
                     for change in changes:
