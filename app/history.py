@@ -11,12 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
-from app.realtime.hub import RoomHub
+from app.table import Table
 from engines import REGISTRY, verify
 from engines.core import GameError
 
 
-async def export_game(session: AsyncSession, hub: RoomHub) -> dict[str, Any]:
+async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
     """The finished game as a self-contained JSON document (format `stolik-game/1`); refused
     while it runs, since the secret and the final state would show hidden cards."""
     game = await repo.game_for_room(session, hub.room_id)
@@ -57,7 +57,7 @@ async def export_game(session: AsyncSession, hub: RoomHub) -> dict[str, Any]:
     return export
 
 
-async def verify_game(session: AsyncSession, hub: RoomHub) -> tuple[dict[str, Any], verify.Report]:
+async def verify_game(session: AsyncSession, hub: Table) -> tuple[dict[str, Any], verify.Report]:
     """The export and what replaying it found (in a worker thread: a replay takes a while)."""
     export = await export_game(session, hub)
     report = await asyncio.to_thread(verify.verify, export)
@@ -75,7 +75,7 @@ class Replays:
         self.keep = keep
         self._built: dict[int, list[Any]] = {}
 
-    async def states(self, session: AsyncSession, hub: RoomHub) -> list[Any]:
+    async def states(self, session: AsyncSession, hub: Table) -> list[Any]:
         """Every state of the room's finished game: index = version."""
         game = await repo.game_for_room(session, hub.room_id)
         if game is None or hub.status != "finished" or game.result is None:

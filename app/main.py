@@ -39,7 +39,7 @@ from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
 from app.realtime.bus import make_bus
-from app.realtime.hub import Hubs, Runtime
+from app.table import Runtime, Tables
 from engines.core import params_to_json
 
 log = logging.getLogger("stolik.app")
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         engine = make_engine(url, settings.db_pool_size, settings.db_max_overflow)
         app.state.db = engine
         app.state.sessions = make_session_factory(engine)
-        hubs = Hubs(app.state.sessions, runtime)
+        hubs = Tables(app.state.sessions, runtime)
         hubs.evict_after = settings.hub_evict_after
         hubs.writer = await MoveWriter.open(url, settings.db_pool_size // 2)
         app.state.hubs = hubs

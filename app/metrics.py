@@ -17,7 +17,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from app.realtime.hub import Hubs
+    from app.table import Tables
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -49,13 +49,13 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch(self, hubs: Callable[[], Hubs | None]) -> None:
+    def watch(self, hubs: Callable[[], Tables | None]) -> None:
         """Sample the live hubs and their sockets at every scrape."""
         self.registry.register(_LiveCollector(hubs))
 
 
 class _LiveCollector(Collector):
-    def __init__(self, hubs: Callable[[], Hubs | None]) -> None:
+    def __init__(self, hubs: Callable[[], Tables | None]) -> None:
         self.hubs = hubs
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -69,7 +69,7 @@ class _LiveCollector(Collector):
             rooms = len(hubs.live())
             lobby = len(hubs.lobby)
             for hub in hubs.live():
-                for conn in list(hub.connections):
+                for conn in list(hub.presence.connections):
                     if hub.seat_of(conn.user_id) is None:
                         spectators += 1
                     else:

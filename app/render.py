@@ -22,8 +22,9 @@ from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
 from app.db.repo import LobbyRow
 from app.i18n import N_
-from app.realtime.hub import Connection, RoomHub
+from app.realtime.connection import Connection
 from app.realtime.messages import room_info, standing_names
+from app.table import Table
 from engines import ENGINES, REGISTRY
 from engines.core import Phrase
 
@@ -520,7 +521,7 @@ assert all(
 )
 
 
-def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:
+def shared_board(hub: Table, state: tuple[Any, ...]) -> Markup:
     """The game's board at this (version, room revision) `state` in the current language,
     drawn from the spectator's view, with `mine()` markers left in (see above). Its context
     has no viewer: `room` (public facts), `catalogue`, `version`, `view`, `names`."""
@@ -541,7 +542,7 @@ def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:
     return Markup(cached)
 
 
-def board_for(hub: RoomHub, state: tuple[Any, ...], seat: int | None, view: Any) -> Markup:
+def board_for(hub: Table, state: tuple[Any, ...], seat: int | None, view: Any) -> Markup:
     """The shared board as the person at `seat` reads it (their own view `view`); the board
     is cut at its markers once per state and language, not per audience."""
     key = (*state, "board pieces", i18n.current())
@@ -554,7 +555,7 @@ def board_for(hub: RoomHub, state: tuple[Any, ...], seat: int | None, view: Any)
 _WAITING = frozenset({"open", "closed"})
 
 
-def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
+def state_html(hub: Table, conn: Connection, settings_log_tail: int) -> str:
     """Every fragment of the table page, each swapped by id (hx-swap-oob).
 
     Templates get a narrow context, never the hub or a state: `room` (public facts, see
@@ -567,7 +568,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
 
     The log is sent whole (its last `settings_log_tail` lines) the first time, then only the
     lines of the versions after those `conn` was sent (`conn.log_version`), added at its top,
-    while they are made from the same texts (`RoomHub.log_basis`) for the same seat (a
+    while they are made from the same texts (`TableLog.basis`) for the same seat (a
     watcher who takes over a seat gets that seat's whole log); this function records
     what it sent in `conn`. A sync (`log_version` set back to -1) gets the whole log again.
     """
@@ -575,7 +576,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     game = hub.game
     version = game.version if game else 0
     is_host = conn.user_id == hub.host_id
-    texts = hub.log_basis()
+    texts = hub.log.basis()
     basis = None if texts is None else (texts, seat)  # another seat reads other lines
     after = conn.log_version if basis is not None and conn.log_basis == basis else -1
     conn.log_version, conn.log_basis = (version, basis) if basis is not None else (-1, None)
@@ -592,7 +593,7 @@ def state_html(hub: RoomHub, conn: Connection, settings_log_tail: int) -> str:
     if hub.rendered and next(iter(hub.rendered))[:2] != state:
         hub.rendered.clear()
     view = game.view(seat) if game else None
-    log = hub.log_for(seat, after_version=after, last=settings_log_tail)
+    log = hub.log.lines_for(seat, after_version=after, last=settings_log_tail)
     room = room_info(hub, seat)
     names = standing_names(hub)
     board = ""
@@ -623,7 +624,7 @@ _LOG_ITEMS: dict[str, str] = {}
 
 
 def log_html(
-    hub: RoomHub, state: tuple[Any, ...], lines: list[str], tail: int, added: bool = False
+    hub: Table, state: tuple[Any, ...], lines: list[str], tail: int, added: bool = False
 ) -> Markup:
     """The log fragment for these lines (newest first): the whole log (at most `tail` lines;
     the page keeps that many), or with `added` the new lines to put at its top (nothing at all
@@ -649,9 +650,9 @@ def log_html(
     return Markup(cached)
 
 
-def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
+def seat_list(hub: Table, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
     """The seats of the seats bar as the person at `seat` reads them. Drawn once for everyone
-    at this moment (`RoomHub.moment_cache`) and language — `room` is `room_info` of now —
+    at this moment (`Table.moment_cache`) and language — `room` is `room_info` of now —
     and read per audience (`mine()`, as the board); a host without a seat gets their own
     drawing (the hand-to-a-bot buttons are the host's)."""
     unseated_host = is_host and seat is None
@@ -670,7 +671,7 @@ def seat_list(hub: RoomHub, room: dict[str, Any], seat: int | None, is_host: boo
     return _as_viewer(pieces, seat, None)
 
 
-def presence_html(hub: RoomHub, conn: Connection) -> str:
+def presence_html(hub: Table, conn: Connection) -> str:
     """Just the seats bar (presence dots changed). It reads only the views' public header
     (who is to act, who has chosen), so no seat's view is computed for a presence change."""
     seat = hub.seat_of(conn.user_id)

@@ -16,7 +16,7 @@ from app.db.repo import LobbyRow
 from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
-from app.realtime.hub import Hubs
+from app.table import Tables
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError, Term
 
@@ -124,7 +124,7 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-async def lobby_listing(session: AsyncSession, hubs: Hubs, user_id: int | None) -> list[LobbyRow]:
+async def lobby_listing(session: AsyncSession, hubs: Tables, user_id: int | None) -> list[LobbyRow]:
     """The lobby's rows, the user's own tables first, each with "your turn" and its clock."""
     rows = await repo.lobby_rows(session, user_id)
     for row in rows:

@@ -18,7 +18,8 @@ from typing import Any
 
 from app import i18n, render
 from app.db.repo import SeatInfo
-from app.realtime.hub import Connection, GameLive, RoomHub, Runtime
+from app.realtime.connection import Connection
+from app.table import GameLive, Runtime, Table
 from engines import ENGINES
 from engines.core import Engine
 
@@ -27,7 +28,7 @@ _RUNTIME = Runtime(now=lambda: 1_800_000_000.0)
 objects), which would otherwise count in every measured move."""
 
 
-def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> RoomHub:
+def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Table:
     """A playing room of `players` people (user ids 100, 101, …) holding `state` at version
     7, with no database behind it (only rendering may be asked of it)."""
     room = SimpleNamespace(
@@ -44,7 +45,7 @@ def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Room
         bot_level="normal",
         rematch_slug=None,
     )
-    hub = RoomHub(None, room, _RUNTIME)  # type: ignore[arg-type]
+    hub = Table(None, room, _RUNTIME)  # type: ignore[arg-type]
     hub.seats = {s: SeatInfo(s, 100 + s, f"Player {s + 1}") for s in range(players)}
     hub.game = GameLive(
         db_id=1,

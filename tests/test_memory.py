@@ -21,7 +21,7 @@ def test_trims_once_enough_connections_closed() -> None:
 async def test_a_connection_mailbox_delivers_in_order_and_wakes_its_reader() -> None:
     import asyncio
 
-    from app.realtime.hub import Mailbox
+    from app.realtime.connection import Mailbox
 
     box = Mailbox()
     reader = asyncio.create_task(box.get())

@@ -14,7 +14,7 @@ from app.db import repo
 from app.db.models import User
 from app.errors import Refusal
 from app.i18n import N_
-from app.realtime.hub import Hubs
+from app.table import Tables
 
 # Dependencies are `async def` even when they await nothing: FastAPI runs a plain `def`
 # dependency in its thread pool, a thread hop per request (~5 % of a join's CPU).
@@ -26,9 +26,9 @@ async def get_settings(request: Request) -> Settings:
     return settings
 
 
-async def get_hubs(request: Request) -> Hubs:
+async def get_hubs(request: Request) -> Tables:
     """The process's room hubs."""
-    hubs: Hubs = request.app.state.hubs
+    hubs: Tables = request.app.state.hubs
     return hubs
 
 
@@ -41,7 +41,7 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 async def get_user(request: Request) -> User | None:
     """The guest behind the signed session cookie, if any (on a device not signed out); a
     device checked moments ago costs no database session (`identity.person`)."""
-    hubs: Hubs = request.app.state.hubs
+    hubs: Tables = request.app.state.hubs
     user = await identity.person(
         request.session,
         request.app.state.sessions,
@@ -63,7 +63,7 @@ async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-HubsDep = Annotated[Hubs, Depends(get_hubs)]
+HubsDep = Annotated[Tables, Depends(get_hubs)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
@@ -93,7 +93,7 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
     On PostgreSQL, for a browser that brings no earlier device, both rows are written in one
     statement (`MoveWriter.new_guest`), committed at once; otherwise in `session`, which the
     caller commits."""
-    hubs: Hubs = request.app.state.hubs
+    hubs: Tables = request.app.state.hubs
     cookie = request.session
     if hubs.writer is not None and "sid" not in cookie and "uid" not in cookie:
         device_id = repo.new_device_id()
@@ -110,7 +110,7 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
 
 async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None:
     """Sign this browser in as `user_id` on a new device (session rotation)."""
-    hubs: Hubs = request.app.state.hubs
+    hubs: Tables = request.app.state.hubs
     old_uid = request.session.get("uid")
     await identity.sign_in(request.session, session, user_id, hubs.runtime.now(), agent_of(request))
     if isinstance(old_uid, int):  # its old device was signed out

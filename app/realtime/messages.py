@@ -10,11 +10,11 @@ from typing import Any
 import orjson
 
 from app import clocks, i18n
-from app.realtime.hub import RoomHub
 from app.realtime.protocol import state_message
+from app.table import Table
 
 
-def _seat_info(hub: RoomHub, s: int, online: set[int]) -> dict[str, Any]:
+def _seat_info(hub: Table, s: int, online: set[int]) -> dict[str, Any]:
     info = hub.seats.get(s)
     game = hub.game
     return {
@@ -23,24 +23,24 @@ def _seat_info(hub: RoomHub, s: int, online: set[int]) -> dict[str, Any]:
         "online": s in online,
         "bot": info.bot_level if info else None,
         "control": info.control if info else None,
-        "offline_for": hub.offline_for(s) if info and not info.is_bot else None,
+        "offline_for": hub.presence.offline_for(s) if info and not info.is_bot else None,
         "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
     }
 
 
-def room_info(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
+def room_info(hub: Table, viewer_seat: int | None) -> dict[str, Any]:
     """Public facts about a room (JSON form, shared by both formats).
 
     Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
     is how long a person's seat has had no connection. What is the same for every viewer is
-    built once per moment (`RoomHub.moment_cache`: version, room revision, who is online,
+    built once per moment (`Table.moment_cache`: version, room revision, who is online,
     half second) and language, and shared by every socket of the table; only the viewer's own
     facts are added per socket.
     """
     return {**_room_shared(hub), **_viewer_facts(hub, viewer_seat)}
 
 
-def room_json(hub: RoomHub, viewer_seat: int | None) -> orjson.Fragment:
+def room_json(hub: Table, viewer_seat: int | None) -> orjson.Fragment:
     """`room_info` as JSON, the same bytes as encoding it: the shared part is encoded once per
     moment and language, and only the viewer's own facts per audience, joined to its end."""
     moment = hub.moment_cache()
@@ -52,17 +52,19 @@ def room_json(hub: RoomHub, viewer_seat: int | None) -> orjson.Fragment:
     return orjson.Fragment(shared[:-1] + b"," + own[1:])
 
 
-def _room_shared(hub: RoomHub) -> dict[str, Any]:
+def _room_shared(hub: Table) -> dict[str, Any]:
     """The part of `room_info` every viewer shares, made once per moment and language."""
     moment = hub.moment_cache()
     key = ("room", i18n.current())
     shared: dict[str, Any] | None = moment.get(key)
     if shared is None:
-        shared = moment[key] = _shared_room_info(hub, set(hub.online_seats()), hub.runtime.now())
+        shared = moment[key] = _shared_room_info(
+            hub, set(hub.presence.online_seats()), hub.runtime.now()
+        )
     return shared
 
 
-def _viewer_facts(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
+def _viewer_facts(hub: Table, viewer_seat: int | None) -> dict[str, Any]:
     """The part of `room_info` that is the viewer's own (never empty)."""
     game = hub.game
     rematch = rematch_join = None
@@ -84,7 +86,7 @@ def _viewer_facts(hub: RoomHub, viewer_seat: int | None) -> dict[str, Any]:
     }
 
 
-def _shared_room_info(hub: RoomHub, online: set[int], now: float) -> dict[str, Any]:
+def _shared_room_info(hub: Table, online: set[int], now: float) -> dict[str, Any]:
     """The part of `room_info` every viewer shares."""
     game = hub.game
     return {
@@ -113,7 +115,7 @@ def _shared_room_info(hub: RoomHub, online: set[int], now: float) -> dict[str, A
     }
 
 
-def standing_names(hub: RoomHub) -> dict[int, str]:
+def standing_names(hub: Table) -> dict[int, str]:
     """Names as the boards show them: a resigned player's marked so (bots are named "Bot")."""
     names = {}
     for seat, info in hub.seats.items():
@@ -125,7 +127,7 @@ def standing_names(hub: RoomHub) -> dict[int, str]:
 
 
 def state_json(
-    hub: RoomHub, seat: int | None, after_version: int, *, encoded_room: bool = False
+    hub: Table, seat: int | None, after_version: int, *, encoded_room: bool = False
 ) -> dict[str, Any]:
     """The JSON state message for `seat` (None = spectator), with the log lines of the
     versions after `after_version`; `encoded_room`: its room facts as `room_json` (for
@@ -133,7 +135,7 @@ def state_json(
     game = hub.game
     version = game.version if game else 0
     view = game.view(seat) if game else None
-    entries = hub.entries_for(seat, after_version)
+    entries = hub.log.entries_for(seat, after_version)
     log = [e["text"] for e in entries]
     msg = state_message(version, view or {}, log, entries)
     msg["room"] = room_json(hub, seat) if encoded_room else room_info(hub, seat)
@@ -146,8 +148,8 @@ def encode_json(data: Any) -> str:
     return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def state_json_text(hub: RoomHub, seat: int | None, after_version: int) -> str:
-    """`state_json`, encoded, made once per moment (`RoomHub.moment_cache`: version, room
+def state_json_text(hub: Table, seat: int | None, after_version: int) -> str:
+    """`state_json`, encoded, made once per moment (`Table.moment_cache`: version, room
     revision, who is online, half second), audience, log start and language, and shared by
     every socket of that audience (ten spectators at the same place receive one encoding)."""
     cache = hub.moment_cache()

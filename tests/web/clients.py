@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.realtime.hub import RoomHub
+from app.table import Table
 
 
 class Player:
@@ -145,10 +145,11 @@ async def make_table(
     return players, table
 
 
-def hub_of(app: Any, slug: str) -> RoomHub:
+def hub_of(app: Any, slug: str) -> Table:
     """The live hub of a room in an in-process server (`Server.server.config.app`); tests use
     it to read the authoritative state, never to change it."""
-    hub: RoomHub = app.state.hubs._hubs[slug]
+    hub: Table | None = app.state.hubs.held(slug)
+    assert hub is not None, slug
     return hub
 
 

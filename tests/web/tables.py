@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 
 from app.db import repo
 from app.db.models import Game, Move, Room
-from app.realtime.hub import RoomHub
 from app.realtime.messages import room_info
+from app.table import Table
 from engines import get_engine
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of
@@ -32,9 +32,9 @@ def app_of(server: Server) -> Any:
     return server.server.config.app
 
 
-async def assert_kept_as_stored(server: Server, slug: str) -> RoomHub:
+async def assert_kept_as_stored(server: Server, slug: str) -> Table:
     """The live hub of a room this process just created holds what the database holds: the
-    same seats and room facts as a hub loaded afresh from the database (as `Hubs.get` would
+    same seats and room facts as a hub loaded afresh from the database (as `Tables.get` would
     after an eviction or on another process), for every seat and a spectator."""
     app = app_of(server)
     hubs = app.state.hubs
@@ -42,13 +42,13 @@ async def assert_kept_as_stored(server: Server, slug: str) -> RoomHub:
     async with hubs.sessions() as session:
         room = await repo.get_room(session, slug)
         assert room is not None
-        loaded = RoomHub(hubs.sessions, room, hubs.runtime)
+        loaded = Table(hubs.sessions, room, hubs.runtime)
         await loaded.load(session)
     assert kept.seats == loaded.seats
     assert (kept.game, loaded.game) == (None, None)
-    assert list(kept.chat_log) == list(loaded.chat_log)
+    assert list(kept.chat.lines) == list(loaded.chat.lines)
 
-    def stored_facts(hub: RoomHub, audience: int | None) -> dict[str, Any]:
+    def stored_facts(hub: Table, audience: int | None) -> dict[str, Any]:
         # Not stored, so not compared: the time now, and since when a seat has been offline
         # (each process's own presence).
         info = {k: v for k, v in room_info(hub, audience).items() if k != "now"}

@@ -65,7 +65,7 @@ async def test_full_game_by_clicking(
     need_chromium()
     from playwright.async_api import Page, async_playwright, expect
 
-    monkeypatch.setattr("app.realtime.hub.verify.seed_from_secret", lambda secret: SEED)
+    monkeypatch.setattr("app.table.seating.verify.seed_from_secret", lambda secret: SEED)
     base = sqlite_server.url
     app = sqlite_server.server.config.app
     clients, table = await make_table(

@@ -188,7 +188,7 @@ async def test_an_idle_hub_is_evicted_and_reloads(server: Server) -> None:
     for p in players:
         if p.ws is not None:
             await p.ws.close()
-    await _until(lambda: not hub_of(app_of(server), slug).connections)
+    await _until(lambda: not hub_of(app_of(server), slug).presence.connections)
     assert hubs.evict_idle(3600) == 0  # not idle for long enough yet
     assert hubs.evict_idle(0) == 1
     assert slug not in {h.slug for h in hubs.live()}

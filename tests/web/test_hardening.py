@@ -140,12 +140,12 @@ async def test_a_reader_that_never_reads_has_a_short_queue(server: Server) -> No
 
     def choose(state: object, seat: int, actions: list[object]) -> object:
         nonlocal longest
-        longest = max([longest, *(c.queue.qsize() for c in hub.connections)])
+        longest = max([longest, *(c.queue.qsize() for c in hub.presence.connections)])
         return actions[0]
 
     played = await drive(app, table["slug"], dict(enumerate(seats)), [], moves=30, choose=choose)
     assert played >= 10
-    assert len(hub.connections) == 4
+    assert len(hub.presence.connections) == 4
     assert longest <= 3
     await sleeper.close()
     await watcher.close()
@@ -228,7 +228,7 @@ def test_a_connection_queue_is_bounded() -> None:
     """However many states and presence changes wait for a slow reader, one of each is
     queued (the writer sends the newest); other pushes stop at `max_queue`, and the
     connection is marked for dropping (its writer then closes it with 4408)."""
-    from app.realtime.hub import Connection
+    from app.realtime.connection import Connection
 
     conn = Connection(user_id=1, fmt="json", max_queue=50)
     for _ in range(1000):
@@ -272,7 +272,7 @@ async def test_a_push_the_client_never_reads_is_given_up_after_the_timeout() -> 
     socket with 4408); a younger one is left alone, and a written one leaves nothing behind.
     A writer cancelled for another reason (the socket went away) is still cancelled."""
     from app.api.routes.ws import TooSlow, _send
-    from app.realtime.hub import Connection, SendWatch
+    from app.realtime.connection import Connection, SendWatch
 
     sends = SendWatch(timeout=15.0)
     reads, conn_ok = _Reads(), Connection(user_id=2, fmt="json")
@@ -307,7 +307,7 @@ async def test_a_push_the_client_never_reads_is_given_up_after_the_timeout() -> 
 async def test_the_ticker_sweeps_pushes_stuck_past_the_timeout(server: Server) -> None:
     """The running server's ticker is what gives up on a stuck push."""
     from app.api.routes.ws import TooSlow, _send
-    from app.realtime.hub import Connection
+    from app.realtime.connection import Connection
 
     sends = app_of(server).state.hubs.runtime.sends
     before, sends.timeout = sends.timeout, 0.2

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from app import render
-from app.realtime.hub import Connection, RoomHub
+from app.realtime.connection import Connection
+from app.table import Table
 from bench.pages import offline_hub, positions
 from engines import ENGINES
 from engines.core import Engine, Rng
@@ -19,7 +20,7 @@ SAMPLES = 6
 """Positions per game (spread over a seeded random game)."""
 
 
-def _hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> RoomHub:
+def _hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Table:
     return offline_hub(engine, state, players)
 
 

@@ -142,14 +142,14 @@ async def test_autopilot_plays_for_you_until_you_are_back(server: Server) -> Non
             action = game.engine.legal_actions(hub.game.state, 1)[0]  # type: ignore[union-attr]
             await other.act(game.engine.dump_action(action), v)
             await other.wait_for(lambda p, v=v: p.version > v, 30)
-        await hub.settle()
+        await hub.bots.settle()
         assert await seat_moves(server, slug, 0) > moves_of_0, "the bot played seat 0"
-        assert any("lets a bot play for them" in line for line in hub.log_for(None))
+        assert any("lets a bot play for them" in line for line in hub.log.lines_for(None))
         assert (await post(me, f"/api/tables/{slug}/autopilot", on=False)).status_code == 200
         assert hub.seats[0].control is None
-        assert any("is back" in line for line in hub.log_for(1))
-        await hub.settle()
-        assert not hub._bot_tasks, "no bot thinks for a person who is back"
+        assert any("is back" in line for line in hub.log.lines_for(1))
+        await hub.bots.settle()
+        assert not hub.bots.thinking, "no bot thinks for a person who is back"
     finally:
         await close_all(me, other)
 
@@ -180,7 +180,7 @@ async def test_resign_lets_a_bot_finish_and_marks_the_seat(server: Server) -> No
         await me.act({"type": "torch"})
         err = await me.wait_error(errors + 1)
         assert err["code"] in ("resigned", "game_over")
-        assert any("resigned; a bot finishes" in line for line in hub.log_for(None))
+        assert any("resigned; a bot finishes" in line for line in hub.log.lines_for(None))
     finally:
         await me.close()
 
@@ -200,7 +200,7 @@ async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: F
         await gone.ws.close()
         await host.wait_for(lambda p: "presence" in p.frames[-1] or True)
         for _ in range(50):
-            if 1 not in hub.online_seats():
+            if 1 not in hub.presence.online_seats():
                 break
             await asyncio.sleep(0.02)
         clock.advance(30)
@@ -215,14 +215,14 @@ async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: F
         r = await post(host, f"/api/tables/{slug}/handover", seat=1)
         assert r.status_code == 200, r.text
         assert hub.seats[1].control == "away"
-        await hub.settle()
+        await hub.bots.settle()
         assert 1 not in hub.game.engine.to_act(hub.game.state) or hub.game.over  # type: ignore[union-attr]
         # The player comes back: the seat is theirs again.
         back = Player(clocked.url, clocked.ws_url)
         back.http.cookies = gone.http.cookies
         await back.connect(slug)
         await back.wait_for(lambda p: bool(p.states) and room_of(p)["seats"][1]["control"] is None)
-        assert any("is back" in line for line in hub.log_for(None))
+        assert any("is back" in line for line in hub.log.lines_for(None))
         await back.close()
     finally:
         await close_all(host, gone)
@@ -270,7 +270,7 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
             assert not game.over
         assert game.clock["banks"][str(seat)] == 0
         assert hub.seats[seat].control == "away"
-        log = hub.log_for(None)
+        log = hub.log.lines_for(None)
         assert sum("ran out of time; a bot chose" in line for line in log) == 3
         assert any("3 times in a row" in line for line in log)
         player = me if seat == 0 else other
@@ -399,7 +399,7 @@ async def test_lobby_lists_your_tables_first_and_hides_finished_and_closed(
         closed = r.json()["slug"]
         assert (await post(me, f"/api/tables/{closed}/close")).status_code == 200
         hub = hub_of(app_of(server), slug)
-        await hub.settle()
+        await hub.bots.settle()
         rows = (await me.http.get("/api/tables")).json()
         assert rows[0]["slug"] == slug and rows[0]["mine"]
         game = hub.game

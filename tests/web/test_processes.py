@@ -174,12 +174,12 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     # Process two learns of the room (a page asked for through it), then nobody is there.
     r = await players[1].http.get(f"{two.url}/t/{slug}")
     assert r.status_code == 200
-    assert slug in app_of(two).state.hubs._hubs
+    assert app_of(two).state.hubs.held(slug) is not None
     # A third person joins through process one: two forgets the room instead of reloading it.
     cy = await Player(one.url, one.ws_url).login("Cy")
     r = await cy.http.post(f"/api/tables/{slug}/join", params={"code": code})
     assert r.status_code == 200, r.text
-    await wait_until(lambda: slug not in app_of(two).state.hubs._hubs)
+    await wait_until(lambda: app_of(two).state.hubs.held(slug) is None)
     # Asked for again through two: loaded from the database, with the new seat.
     watcher = await socket_on(Player(two.url, two.ws_url), two, slug, code)
     await watcher.wait_version(0)
@@ -525,10 +525,10 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     hubs_one = app_of(one).state.hubs
     hub = hub_of(app_of(one), slug)
     for _ in range(100):
-        if 1 in hub.online_seats():
+        if 1 in hub.presence.online_seats():
             break
         await asyncio.sleep(0.05)
-    assert 1 in hub.online_seats() and hub.offline_for(1) is None
+    assert 1 in hub.presence.online_seats() and hub.presence.offline_for(1) is None
     bus_two = app_of(two).state.hubs.runtime.bus
     assert bus_two.origin in hubs_one.heard
     assert hubs_one.drop_silent() == []  # just heard: not gone
@@ -548,17 +548,17 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     await asyncio.gather(*bus_two._tasks, return_exceptions=True)
     later = time.monotonic() + app_of(one).state.hubs.runtime.gone_after + 1
     assert hubs_one.drop_silent(now=later) == [bus_two.origin]
-    assert 1 not in hub.online_seats()
-    offline = hub.offline_for(1)
+    assert 1 not in hub.presence.online_seats()
+    offline = hub.presence.offline_for(1)
     assert offline is not None and offline < 5  # its takeover clock starts now
 
     # Heard again: one asks, two answers with the seats connected through it.
     await bus_two.start(app_of(two).state.hubs.follow)
     bus_two.send({"k": "alive"})
     for _ in range(100):
-        if 1 in hub.online_seats():
+        if 1 in hub.presence.online_seats():
             break
         await asyncio.sleep(0.05)
-    assert 1 in hub.online_seats() and hub.offline_for(1) is None
+    assert 1 in hub.presence.online_seats() and hub.presence.offline_for(1) is None
     for client in [here, there, *players]:
         await client.close()

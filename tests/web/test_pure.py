@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from app import i18n, render
 from app.db.repo import SeatInfo
-from app.realtime.hub import Connection
+from app.realtime.connection import Connection
 from bench.pages import offline_hub, positions
 from engines import ENGINES
 
@@ -121,7 +121,7 @@ def _pages(engine: Any) -> list[str]:
                         hub.seats[1] = SeatInfo(1, None, "Bot", bot_level="normal")
                     if variant >= 2:
                         hub.seats[0] = SeatInfo(0, 100, "Ala & <Ola>", control="autopilot")
-                        hub.offline_since[2] = 1_800_000_000.0 - 75
+                        hub.presence.offline_since[2] = 1_800_000_000.0 - 75
                         hub.game.clock = {
                             "spec": "normal",
                             "deadlines": {str(s): 1_800_000_030.0 + s for s in range(players)},

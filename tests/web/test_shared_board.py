@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from app import i18n, render
 from app.core.config import ROOT
-from app.realtime.hub import Connection
+from app.realtime.connection import Connection
 from app.realtime.messages import standing_names
 from bench.pages import offline_hub, positions
 from engines import ENGINES, REGISTRY
@@ -207,7 +207,7 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
     engine = REGISTRY["incan_gold"]
     state = positions(engine, 3, seed=7, samples=3)[1]
     hub = offline_hub(engine, state, 3)
-    monkeypatch.setattr(hub, "offline_for", lambda s: 600.0 if s == 1 else None)
+    monkeypatch.setattr(hub.presence, "offline_for", lambda s: 600.0 if s == 1 else None)
     drawn: list[str] = []
     real = render.templates.env.get_template
 

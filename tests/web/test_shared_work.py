@@ -14,7 +14,8 @@ import pytest
 from app import i18n, render
 from app.db.repo import SeatInfo
 from app.realtime import messages
-from app.realtime.hub import Connection, GameLive
+from app.realtime.connection import Connection
+from app.table import GameLive
 from bench.pages import offline_hub
 from engines import ENGINES
 from engines.core import Event
@@ -180,14 +181,14 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
     rng = Rng.from_seed(9)
 
     def check() -> None:
-        texts = hub._log_texts()
+        texts = hub.log.texts()
         for audience in [0, 1, 2, None]:
             for after in (-1, 0, game.version - 2, game.version - 1):
                 plain = [
                     i for i, (v, e) in enumerate(game.log) if v > after and e.visible_to(audience)
                 ]
-                assert hub.log_for(audience, after) == [texts[i] for i in plain]
-                assert hub.entries_for(audience, after) == [
+                assert hub.log.lines_for(audience, after) == [texts[i] for i in plain]
+                assert hub.log.entries_for(audience, after) == [
                     {
                         "version": game.log[i][0],
                         "key": game.log[i][1].to_json()["text"],
@@ -199,7 +200,7 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
                 ]
                 for last in (0, 1, 5, 200):
                     tail = plain[max(0, len(plain) - last) :]
-                    assert hub.log_for(audience, after, last=last) == [texts[i] for i in tail]
+                    assert hub.log.lines_for(audience, after, last=last) == [texts[i] for i in tail]
 
     while engine.outcome(state) is None and game.version < 60:
         seat = sorted(engine.to_act(state))[rng.randbelow(len(engine.to_act(state)))]
@@ -339,20 +340,20 @@ def test_names_are_kept_until_a_seat_or_the_language_changes() -> None:
     again when a seat changes (a rename, a bot) or in another language."""
     engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
     hub = offline_hub(engine, engine.setup(3, engine.parse_options({}), 1).state, 3)
-    first = hub.names()
+    first = hub.log.names()
     assert first == {0: "Player 1", 1: "Player 2", 2: "Player 3"}
-    assert hub.names() is first
+    assert hub.log.names() is first
     hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
-    assert hub.names() == {0: "Player 1", 1: "Bea", 2: "Player 3"}
+    assert hub.log.names() == {0: "Player 1", 1: "Bea", 2: "Player 3"}
     hub.seats[2] = SeatInfo(2, None, "Bot", "easy")
     with i18n.use("en"):
-        assert hub.names()[2] == "Bot 3 (easy)"
+        assert hub.log.names()[2] == "Bot 3 (easy)"
     with i18n.use("pl"):
-        polish = hub.names()[2]
+        polish = hub.log.names()[2]
     assert polish != "Bot 3 (easy)" and polish.startswith("Bot 3")
     hub.game.log.append((1, Event.public("%(who)s camps.", who="{p2}")))  # type: ignore[union-attr]
     with i18n.use("en"):
-        assert hub.log_for(None)[-1].startswith("Bot 3 (easy)")
+        assert hub.log.lines_for(None)[-1].startswith("Bot 3 (easy)")
 
 
 @pytest.mark.parametrize("private", [False, True])

@@ -16,8 +16,8 @@ from app.db import repo
 from app.errors import Refusal
 from app.history import export_game, import_game
 from app.i18n import N_
-from app.realtime.hub import RoomHub, clean_chat
 from app.realtime.messages import room_info
+from app.table import Table, clean_chat
 from app.tables import create_table, lobby_listing, playable_engines
 from engines import get_engine
 
@@ -41,9 +41,9 @@ class TableIn(BaseModel):
     bot_level: str = "normal"
 
 
-async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> RoomHub:
+async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> Table:
     """The room's hub if it exists and the user may see it (else a clear error)."""
-    hub: RoomHub | None = await hubs.get(slug)
+    hub: Table | None = await hubs.get(slug)
     # A private table without its invite code answers exactly like a missing one, so a prober
     # cannot tell that it exists.
     if hub is None or not hub.may_watch(user_id, code):

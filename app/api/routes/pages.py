@@ -342,7 +342,7 @@ async def replay_page(
     state = states[version]
     names = standing_names(hub)
     log = [
-        hub.fill_names(i18n.event_text(e))
+        hub.log.fill_names(i18n.event_text(e))
         for v, e in (hub.game.log if hub.game else [])
         if v <= version and (everyone or e.visible_to(viewer))
     ]
@@ -366,7 +366,7 @@ async def replay_page(
         "log": list(reversed(log)),
         "names": names,
         "rounds": round_starts(engine, states),
-        "chat": list(hub.chat_log),
+        "chat": list(hub.chat.lines),
         "query": query,
         "code": code,
     }

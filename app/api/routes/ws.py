@@ -20,7 +20,7 @@ from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import RateWindow
 from app.i18n import N_
-from app.realtime.hub import ChatLimits, Connection, Hubs, RoomHub, SendWatch
+from app.realtime.connection import Connection, SendWatch
 from app.realtime.messages import encode_json, state_json_text
 from app.realtime.protocol import (
     Act,
@@ -31,6 +31,7 @@ from app.realtime.protocol import (
     parse_incoming,
     presence_message,
 )
+from app.table import ChatLimits, Table, Tables
 from app.tables import lobby_listing
 
 router = APIRouter()
@@ -39,7 +40,7 @@ log = logging.getLogger("stolik.ws")
 
 async def _user_id(ws: WebSocket) -> int | None:
     """The person behind the socket's cookie (a signed-out device is nobody)."""
-    hubs: Hubs = ws.app.state.hubs
+    hubs: Tables = ws.app.state.hubs
     user = await identity.person(
         dict(ws.session),
         ws.app.state.sessions,
@@ -90,7 +91,7 @@ async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) ->
         sends.end(conn)
 
 
-async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings) -> None:
+async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Settings) -> None:
     """Send what the hub announces; each state is computed for this connection's seat."""
     json_fmt = conn.fmt == "json"
     sends = hub.runtime.sends
@@ -118,14 +119,14 @@ async def _writer(ws: WebSocket, hub: RoomHub, conn: Connection, settings: Setti
             await _send(ws, conn, data, sends)
         elif kind == "presence":
             data = (
-                presence_message(hub.online_seats())
+                presence_message(hub.presence.online_seats())
                 if json_fmt
                 else render.presence_html(hub, conn)
             )
             await _send(ws, conn, data, sends)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
-            lines = list(hub.chat_log) if payload is None else [payload]
+            lines = list(hub.chat.lines) if payload is None else [payload]
             history = payload is None
             data = chat_message(lines, history) if json_fmt else render.chat_html(lines, history)
             await _send(ws, conn, data, sends)
@@ -139,7 +140,7 @@ async def table_socket(ws: WebSocket) -> None:
     Both sockets are plain Starlette routes, not FastAPI ones: FastAPI wraps a websocket
     endpoint in two exit stacks, its dependency solver and their closures, which an open
     socket keeps for its whole life (~5 KB of each idle socket's ~40) for nothing here."""
-    hubs: Hubs = ws.app.state.hubs
+    hubs: Tables = ws.app.state.hubs
     settings: Settings = ws.app.state.settings
     slug: str = ws.path_params["slug"]
     code = ws.query_params.get("code")
@@ -152,10 +153,10 @@ async def table_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     # The hub again, now: a hub nobody watched may have been forgotten while the socket was
-    # accepted (`Hubs._forget_unwatched`), and a socket must join the one that is followed.
+    # accepted (`Tables._forget_unwatched`), and a socket must join the one that is followed.
     hub = await hubs.get(slug) or hub
     conn = Connection(user_id=uid, fmt=fmt)
-    hub.attach(conn)
+    hub.presence.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, hub, conn, settings))
     budget = RateWindow(settings.act_rate_count, settings.act_rate_window)
     try:
@@ -181,15 +182,13 @@ async def table_socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        hub.detach(conn)
+        hub.presence.detach(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
 
 
-async def _write_or_close(
-    ws: WebSocket, hub: RoomHub, conn: Connection, settings: Settings
-) -> None:
+async def _write_or_close(ws: WebSocket, hub: Table, conn: Connection, settings: Settings) -> None:
     """The writer; a client too slow to read, or a writer that fails, gets its socket closed
     with a reason (the page re-syncs when it reconnects) instead of a page that says "live"
     while nothing arrives."""
@@ -210,7 +209,7 @@ async def _write_or_close(
 
 
 async def _handle(
-    hub: RoomHub, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
+    hub: Table, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
 ) -> None:
     """One client frame; every refusal becomes an error message and changes nothing."""
     metrics = hub.runtime.metrics
@@ -227,7 +226,7 @@ async def _handle(
             limits = ChatLimits(
                 settings.chat_max_chars, settings.chat_rate_count, settings.chat_rate_window
             )
-            await hub.chat(uid, msg.text, limits)
+            await hub.send_chat(uid, msg.text, limits)
     except Refusal as exc:
         metrics.refused.labels(exc.code).inc()
         log.debug("refused", extra={"room": hub.slug, "user": uid, "code": exc.code})
@@ -240,7 +239,7 @@ async def _handle(
 @router.websocket_route("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
     """The lobby's table list, pushed again whenever a table changes (query: `format`)."""
-    hubs: Hubs = ws.app.state.hubs
+    hubs: Tables = ws.app.state.hubs
     uid = await _user_id(ws)
     await ws.accept()
     conn = Connection(

@@ -1,0 +1,140 @@
+"""Bots in seats and turn clocks. A seat played by a bot (a bot's own seat, a person on
+autopilot, a seat handed over while its player is away, a resigned seat) gets a task that
+thinks (in a worker thread) and then commits through the move path under the table's lock,
+after the same staleness check as a person's act. A turn clock's expiry is a bot's move for
+that seat, nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from app import bots, clocks
+from app.errors import Refusal
+from engines.core import GameError, Seat
+
+if TYPE_CHECKING:
+    from app.table.table import Table
+
+
+class Bots:
+    """The thinking tasks of one table, and its clock enforcement."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.thinking: dict[Seat, asyncio.Task[None]] = {}
+        self.others: set[asyncio.Task[None]] = set()
+        """Background tasks of the table (a returning player taking a seat back)."""
+        self._stopping = False
+
+    @property
+    def busy(self) -> bool:
+        """Whether a bot is thinking or a background task runs (the table is not idle)."""
+        return bool(self.thinking or self.others)
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` as a task of this table (cancelled with the bots at shutdown)."""
+        task = asyncio.create_task(work)
+        self.others.add(task)
+        task.add_done_callback(self.others.discard)
+
+    def kick(self) -> None:
+        """Start a thinking task for every seat a bot plays that must act and has none."""
+        table = self.table
+        game = table.game
+        if game is None or game.over or self._stopping:
+            return
+        for seat in sorted(game.acting):
+            if table.bot_plays(seat) and seat not in self.thinking:
+                level = table.seats[seat].bot_level or table.bot_level
+                task = asyncio.create_task(self._turn(seat, game.version, level))
+                self.thinking[seat] = task
+
+    async def _turn(self, seat: Seat, version: int, level: str) -> None:
+        """Think for a seat as of `version`, then move through the common path."""
+        runtime = self.table.runtime
+        try:
+            delay = runtime.bot_delay
+            if not self.table.leading:
+                delay += runtime.follower_grace
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self.decide_for(seat, version, level)
+        except Refusal:
+            pass  # another process moved first; reload_game already re-kicked
+        finally:
+            if self.thinking.get(seat) is asyncio.current_task():
+                del self.thinking[seat]
+            if self.table.bot_plays(seat):
+                self.kick()
+
+    async def decide_for(
+        self, seat: Seat, version: int, level: str, *, timed_out: bool = False
+    ) -> bool:
+        """A bot's decision for `seat`, asked at `version`; False if the question went away."""
+        table = self.table
+        game = table.game
+        if game is None or game.over or seat not in game.acting:
+            return False
+        if game.prompt_version.get(seat, 0) > version:
+            return False
+        state = game.state
+        seed = bots.decision_seed(game.seed_commitment, game.version, seat)
+        action = await asyncio.to_thread(
+            bots.decide, game.engine, state, seat, level, seed, table.runtime.bot_think_scale
+        )
+        async with table.lock:
+            game = table.game
+            if game is None or game.over or seat not in game.acting:
+                return False
+            if game.prompt_version.get(seat, 0) > version:
+                return False  # the question changed while it thought
+            if not timed_out and not table.bot_plays(seat):
+                return False  # the player took the seat back
+            if timed_out:
+                deadline = (game.clock or {}).get("deadlines", {}).get(str(seat))
+                if deadline is None or deadline > table.runtime.now():
+                    return False  # the player moved in time after all
+            try:
+                step = game.engine.apply(game.state, seat, action)
+            except GameError:
+                return False  # the position changed under it; think again
+            await table.moves.commit(seat, action, step, timed_out=timed_out)
+            return True
+
+    async def tick(self) -> int:
+        """Enforce the turn clocks: a bot decides for each seat whose time ran out.
+
+        Returns how many decisions were made. Any process may call this; the version check
+        of the move path makes each expiry fire once.
+        """
+        table = self.table
+        game = table.game
+        if game is None or game.over or game.clock is None:
+            return 0
+        fired = 0
+        now = table.runtime.now()
+        if not table.leading:
+            now -= table.runtime.follower_grace
+        for seat in clocks.expired(game.clock, now):
+            try:
+                if await self.decide_for(seat, game.version, table.bot_level, timed_out=True):
+                    fired += 1
+            except Refusal:
+                pass  # lost the race to another process, which already moved
+        return fired
+
+    async def settle(self) -> None:
+        """Wait until no bot is thinking (tests and shutdown)."""
+        while self.thinking:
+            await asyncio.gather(*list(self.thinking.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Cancel every thinking and background task and wait until they are gone (shutdown)."""
+        self._stopping = True
+        tasks = [*self.thinking.values(), *self.others]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinking.clear()

@@ -1,0 +1,143 @@
+"""A table's game as it lives in memory (`GameLive`), and one committed move (`Committed`):
+built once after the engine's `apply`, and then used by the store, the bus, the log, the
+clocks and the bots, so no one asks the engine the same question twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.core import Engine, Event, Outcome, Seat, Step
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """One committed move (made by this process's move path, or followed from another
+    process's), ready to become the game's next version."""
+
+    seat: Seat
+    action: dict[str, Any]
+    """The action as the engine dumps it (stored, published, exported)."""
+    step: Step[Any]
+    outcome: Outcome | None
+    """The engine's outcome after the move (None while the game goes on)."""
+    acting: frozenset[Seat]
+    """Who must act after the move."""
+    prompts: dict[Seat, list[str]]
+    """Every seat's prompt after the move (`GameLive.prompts_after`)."""
+    changed: set[Seat]
+    """Seats whose prompt changed: they are asked a new question at the new version."""
+    clock: dict[str, Any] | None
+    notes: list[Event]
+    away: bool
+    """The seat ran out of time too often and is now played by a bot."""
+
+
+@dataclass
+class GameLive:
+    """The cached game of a room."""
+
+    db_id: int
+    engine: Engine[Any, Any, Any]
+    state: Any
+    version: int
+    seed: int
+    seed_commitment: str
+    log: list[tuple[int, Event]]
+    prompt_version: dict[Seat, int]
+    clock: dict[str, Any] | None = None
+    seed_secret: str | None = None
+    seed_salt: str | None = None
+    prompts: dict[Seat, list[str]] | None = None
+    """Every seat's prompt at `version` (the next move compares with it, not recomputes it)."""
+    views: dict[Seat | None, Any] = field(default_factory=dict)
+    views_version: int = -1
+    """Views of `state` by audience, computed once per version however many sockets read them."""
+    texts: dict[tuple[Any, ...], tuple[list[str], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    """The log's line texts and JSON entries by (language, names), in log order, extended as
+    the log grows."""
+    header_at: tuple[int, Any] | None = None
+    """(version, header) when the header was needed before any view of that version."""
+    readable: dict[Seat | None, tuple[list[int], int]] = field(default_factory=dict)
+    """By audience: the indices of the log lines it may read, and how far the log has been
+    looked at for it (the log only grows, so each line is judged once per audience)."""
+
+    def view(self, seat: Seat | None) -> Any:
+        """The engine's view for `seat` (None = spectator) at the current version, cached."""
+        if self.views_version != self.version:
+            self.views = {}
+            self.views_version = self.version
+        if seat not in self.views:
+            # The header is every audience's: made once per version, not per view.
+            self.views[seat] = self.engine.view(self.state, seat, self.header())
+        return self.views[seat]
+
+    def release_views(self) -> None:
+        """Forget the views made so far (they are made again when asked)."""
+        self.views = {}
+
+    def header(self) -> Any:
+        """The views' public header at the current version (who is to act, who has chosen):
+        taken from a view already made, else computed alone and kept with the views."""
+        if self.views_version != self.version:
+            self.views = {}
+            self.views_version = self.version
+        for view in self.views.values():
+            return view["header"]
+        if self.header_at is None or self.header_at[0] != self.version:
+            self.header_at = (self.version, self.engine.header(self.state))
+        return self.header_at[1]
+
+    def readable_lines(self, seat: Seat | None) -> list[int]:
+        """The indices of the log lines `seat` (None = a spectator) may read, in order."""
+        indices, upto = self.readable.get(seat) or ([], 0)
+        log = self.log
+        if upto < len(log):
+            indices.extend(i for i in range(upto, len(log)) if log[i][1].visible_to(seat))
+            self.readable[seat] = (indices, len(log))
+        return indices
+
+    outcome: Outcome | None = field(init=False, default=None)
+    """The engine's outcome at `version` (None while the game goes on)."""
+    acting: frozenset[Seat] = field(init=False, default=frozenset())
+    """The seats that must act at `version`."""
+
+    def __post_init__(self) -> None:
+        self.outcome = self.engine.outcome(self.state)
+        self.acting = self.engine.to_act(self.state)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    def advance(self, move: Committed) -> None:
+        """Make a committed move this game's next version (state, prompts, clock, log)."""
+        new_version = self.version + 1
+        self.state = move.step.state
+        self.version = new_version
+        self.outcome = move.outcome
+        self.acting = move.acting
+        self.prompts = move.prompts
+        self.clock = move.clock
+        self.log.extend((new_version, e) for e in move.step.events)
+        self.log.extend((new_version, note) for note in move.notes)
+        for s in move.changed:
+            self.prompt_version[s] = new_version
+
+    def prompts_after(
+        self, seat: Seat, step: Step[Any], players: int
+    ) -> tuple[dict[Seat, list[str]], set[Seat]]:
+        """Every seat's prompt after `seat`'s move, and the seats whose question changed (the
+        mover's always did): their earlier acts become stale."""
+        seats = range(players)
+        before = self.prompts or {s: self._prompt(self.state, s) for s in seats}
+        after = {s: self._prompt(step.state, s) for s in seats}
+        return after, {s for s in after if after[s] != before[s] or s == seat}
+
+    def _prompt(self, state: Any, seat: Seat) -> list[str]:
+        """What a seat is being asked now; an act is stale only if this changed since."""
+        engine = self.engine
+        return [engine.action_text(a) for a in engine.legal_actions(state, seat)]

@@ -1,0 +1,212 @@
+"""The move path: check the seat and the version, let the engine apply the action, store the
+move (move + snapshot + clock in one transaction), and only then make it the table's new
+version and tell every connection. Bots and expired clocks take the same path (`commit`)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from app import clocks
+from app.db import repo
+from app.errors import Refusal
+from app.i18n import N_
+from app.realtime.protocol import Act
+from app.table.live import Committed, GameLive
+from engines.core import Event, GameError, Seat, Step, who
+
+if TYPE_CHECKING:
+    from app.table.table import Table
+
+logger = logging.getLogger("stolik.table")
+
+
+class Moves:
+    """One table's move path."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    async def act(self, user_id: int | None, msg: Act) -> int:
+        """Apply one action for the user's seat; returns the new version. Raises on refusal."""
+        table = self.table
+        async with table.lock:
+            game = table.game
+            if game is None:
+                raise Refusal("not_started", N_("The game has not started yet."))
+            if msg.version > game.version and table.runtime.bus.enabled:
+                # The client saw a version this process has not heard of yet: catch up.
+                await table.reload_game()
+                game = table.game
+                assert game is not None
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("spectator", N_("Spectators cannot play; take a seat first."))
+            if table.seats[seat].control == "resigned":
+                raise Refusal("resigned", N_("You resigned; a bot finishes your game."))
+            if not game.prompt_version.get(seat, 0) <= msg.version <= game.version:
+                raise Refusal(
+                    "stale",
+                    N_(
+                        "The table has moved on (you saw version %(seen)s, it is at %(now)s); "
+                        "here is the current state."
+                    ),
+                    seen=msg.version,
+                    now=game.version,
+                )
+            engine = game.engine
+            try:
+                action = engine.parse_action(msg.action)
+                step = engine.apply(game.state, seat, action)
+            except GameError as exc:
+                raise Refusal(exc.code, exc.template, 409, **exc.params) from None
+            if table.seats[seat].control is not None:
+                # Playing yourself takes the seat back from the bot.
+                await table.control.set(seat, None, N_("%(who)s is back and plays again."))
+            return await self.commit(seat, action, step)
+
+    async def commit(
+        self, seat: Seat, action: Any, step: Step[Any], *, timed_out: bool = False
+    ) -> int:
+        """Store one applied action (move, snapshot, clock: one transaction), then announce it.
+
+        Called under the lock. When another process got there first, reload and refuse.
+        """
+        table = self.table
+        game = table.game
+        assert game is not None
+        move = self._committed(game, seat, action, step, timed_out)
+        result = move.outcome.to_json() if move.outcome else None
+        record = repo.MoveRecord(
+            game_id=game.db_id,
+            from_version=game.version,
+            seat=seat,
+            action=move.action,
+            events=[e.to_json() for e in step.events],
+            snapshot=game.engine.dump(step.state),
+            clock=move.clock,
+        )
+        started = time.perf_counter()
+        writer = table.writer
+        if writer is not None and not move.notes and not move.away:
+            if result is None:
+                ok = await writer.record(record)
+            else:
+                ok = await writer.record_last(record, result)
+        else:
+            ok = await self._store(record, result, move.notes, move.away)
+        table.runtime.metrics.db_time.observe(time.perf_counter() - started)
+        if not ok:
+            await table.reload_game()
+            raise Refusal("conflict", N_("Another server changed this game; retry."))
+        new_version = game.version + 1
+        table.runtime.metrics.moves.labels(game.engine.spec.id).inc()
+        if logger.isEnabledFor(logging.DEBUG):  # a line per move: for debugging, not operation
+            logger.debug(
+                "move",
+                extra={
+                    "room": table.slug,
+                    "version": new_version,
+                    "seat": seat,
+                    "action": game.engine.action_text(action),
+                    "timed_out": timed_out,
+                },
+            )
+        # Committed: only now does the new version become visible to anyone.
+        table.leading = True
+        table.follower.publish_move(move, game.db_id, new_version)
+        self.advance(move)
+        return game.version
+
+    def _committed(
+        self, game: GameLive, seat: Seat, action: Any, step: Step[Any], timed_out: bool
+    ) -> Committed:
+        """The record of an applied move: what the engine says of the new state (asked once
+        here), every seat's prompt, the clock, and the table's notes (a timed-out seat)."""
+        table = self.table
+        engine = game.engine
+        after, changed = game.prompts_after(seat, step, len(table.seats))
+        acting = engine.to_act(step.state)
+        clock = clocks.advance(
+            game.clock,
+            now=table.runtime.now(),
+            acting=acting,
+            new_decision=changed & acting,
+            actor=seat,
+            timed_out=timed_out,
+        )
+        notes: list[Event] = []
+        if timed_out:
+            notes.append(
+                Event.public(N_("%(who)s ran out of time; a bot chose for them."), who=who(seat))
+            )
+        away = (
+            timed_out
+            and table.seats[seat].control is None
+            and clocks.timeouts_in_a_row(clock, seat) >= clocks.TIMEOUTS_BEFORE_AWAY
+        )
+        if away:
+            notes.append(
+                Event.public(
+                    N_(
+                        "%(who)s ran out of time %(count)s times in a row; "
+                        "a bot plays for them until they return."
+                    ),
+                    who=who(seat),
+                    count=clocks.TIMEOUTS_BEFORE_AWAY,
+                )
+            )
+        return Committed(
+            seat=seat,
+            action=engine.dump_action(action),
+            step=step,
+            outcome=engine.outcome(step.state),
+            acting=acting,
+            prompts=after,
+            changed=changed,
+            clock=clock,
+            notes=notes,
+            away=away,
+        )
+
+    async def _store(
+        self,
+        record: repo.MoveRecord,
+        result: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+    ) -> bool:
+        """A move with what goes with it (table notes, a seat sent away, the game's end) in
+        one transaction."""
+        table = self.table
+        new_version = record.from_version + 1
+        async with table.sessions.begin() as session:
+            ok = await repo.record_move(session, record, result)
+            if ok:
+                for note in notes:
+                    await repo.add_room_event(session, table.room_id, new_version, note)
+                if away:
+                    await repo.set_control(session, table.room_id, record.seat, "away")
+                if result is not None:
+                    await repo.set_room(session, table.room_id, status="finished")
+        return ok
+
+    def advance(self, move: Committed) -> None:
+        """Make a committed move the table's new version and tell every connection (the move
+        path's tail, also for a move another process committed)."""
+        table = self.table
+        game = table.game
+        assert game is not None
+        game.advance(move)
+        if move.away:
+            table.seats[move.seat] = replace(table.seats[move.seat], control="away")
+            table.room_rev += 1
+        if game.over:
+            table.status = "finished"
+            table.on_lobby_change()
+        elif game.clock is not None:
+            table.on_lobby_change()
+        table.broadcast("state")
+        table.bots.kick()

@@ -1,0 +1,290 @@
+"""The live tables of one process (`Tables`): loaded lazily by slug, kept while used,
+evicted when idle; the ticker (clocks, eviction, heartbeat); the bus's messages routed to
+their table; and what concerns a person at every table (a new name, changed devices)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app import clocks, identity
+from app.db import repo
+from app.db.session import MoveWriter
+from app.realtime.connection import Connection
+from app.table.runtime import Runtime
+from app.table.table import Table
+
+logger = logging.getLogger("stolik.table")
+
+
+class Tables:
+    """Every live table of this process, loaded lazily by slug."""
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], runtime: Runtime | None = None
+    ) -> None:
+        self.sessions = sessions
+        self.runtime = runtime or Runtime()
+        self._tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+        self.evict_after = 600.0
+        self.writer: MoveWriter | None = None
+        """PostgreSQL: the move path's own asyncpg pool, handed to every table."""
+        self.lobby: set[Connection] = set()
+        self.known = identity.Known()
+        """Devices checked lately (app.identity): a burst of requests reads them once."""
+        self.heard: dict[str, float] = {}
+        """Other processes (bus origins) and when (monotonic) each was last heard from."""
+        self._gone: set[str] = set()
+        self.runtime.metrics.watch(lambda: self)
+
+    async def get(self, slug: str) -> Table | None:
+        """The table of a room, or None if no such room exists."""
+        table = self._tables.get(slug)
+        if table is not None:
+            table.touched = time.monotonic()
+            return table
+        async with self._loading:
+            table = self._tables.get(slug)
+            if table is not None:
+                table.touched = time.monotonic()
+                return table
+            async with self.sessions() as session:
+                room = await repo.get_room(session, slug)
+                if room is None:
+                    return None
+                table = Table(self.sessions, room, self.runtime)
+                table.writer = self.writer
+                await table.load(session)
+            self._keep(table)
+            table.bots.kick()
+            table.follower.publish("hello")  # the other processes answer with their connected seats
+            return table
+
+    def _keep(self, table: Table) -> None:
+        table.on_lobby_change = self._lobby_here
+        table.on_room_created = self.adopt
+        self._tables[table.slug] = table
+
+    def adopt(self, room: Any, seats: list[repo.SeatInfo]) -> Table:
+        """Keep a room this process has just created (and committed) in memory as it was
+        written — open, these `seats`, no game, no chat — so its first join or page does not
+        read back what was just stored (4 queries). Nobody else can have changed it yet; if
+        another process does later, the room's changes are judged by the database as ever
+        (claim_room) and this table catches up."""
+        table = self._tables.get(room.slug)
+        if table is not None:
+            return table
+        table = Table(self.sessions, room, self.runtime)
+        table.writer = self.writer
+        table.seats = {info.seat: info for info in seats}
+        table.presence.all_offline()
+        self._keep(table)
+        return table
+
+    def evict_idle(self, idle_for: float = 600.0) -> int:
+        """Forget tables nobody has used for `idle_for` seconds (no connection, not asked for,
+        no bot thinking, no turn clock running): their memory is given back, and the next
+        `get` loads them again from the database. Returns how many were evicted."""
+        now = time.monotonic()
+        evicted = 0
+        for slug, table in list(self._tables.items()):
+            game = table.game
+            clocked = game is not None and not game.over and game.clock is not None
+            if (
+                table.presence.connections
+                or table.presence.idle_since is None
+                or now - table.presence.idle_since < idle_for
+                or now - table.touched < idle_for
+                or table.bots.busy
+                or clocked
+            ):
+                continue
+            del self._tables[slug]
+            evicted += 1
+        if evicted:
+            logger.info("evicted idle tables", extra={"count": evicted, "live": len(self._tables)})
+        return evicted
+
+    async def follow(self, msg: dict[str, Any]) -> None:
+        """A change committed by another process (from the bus): update the live table of its
+        room, if this process has one, and this process's lobby."""
+        origin = msg.get("o")
+        if isinstance(origin, str):
+            if origin in self._gone:
+                # Back after we counted it gone: ask again who is connected through it.
+                self._gone.discard(origin)
+                for live in self.live():
+                    live.follower.publish("hello", seats=sorted(live.presence.local_seats()))
+            self.heard[origin] = time.monotonic()
+        kind = msg.get("k")
+        if kind == "alive":
+            return
+        if kind == "rename":
+            self._renamed_here(int(msg["u"]), str(msg["n"]))
+            return
+        if kind == "person":
+            self.known.forget(int(msg["u"]))
+            return
+        if kind == "resubscribed":  # our bus lost Redis for a while: a person may have changed
+            self.known.clear()
+            return
+        if kind == "lobby" or kind == "room" or msg.get("lobby"):
+            self._lobby_here()
+        table = self._tables.get(str(msg.get("s")))
+        if table is None:
+            return
+        if kind not in ("presence", "hello") and self._forget_unwatched(table):
+            return
+        await table.follow(msg)
+
+    def _forget_unwatched(self, table: Table) -> bool:
+        """Another process changed a room that nobody here watches and that has no game in
+        play (open, or finished): forget its table instead of keeping it current (each join,
+        start or rematch there made every process reload the room from the database; with
+        tables routed to one process, most rooms are another's). The next request or socket
+        for it loads it again. A room in play is kept and followed: its clocks and bots need
+        a second process ready to carry them on if the first one dies. A request that got
+        the table just before keeps its copy: what it writes is decided by the database, and a
+        socket takes the room's table again once accepted (`table_socket`)."""
+        game = table.game
+        if (
+            table.presence.connections
+            or (game is not None and not game.over and table.status == "playing")
+            or table.bots.busy
+            or table.lock.locked()
+        ):
+            return False
+        if self._tables.get(table.slug) is table:
+            del self._tables[table.slug]
+        return True
+
+    def held(self, slug: str) -> Table | None:
+        """The table of `slug` if this process holds it in memory now (never loads it)."""
+        return self._tables.get(slug)
+
+    def live(self) -> list[Table]:
+        """The tables loaded in this process."""
+        return list(self._tables.values())
+
+    async def resume(self, downtime_grace: float = 15.0) -> None:
+        """At start: move running deadlines past the server's downtime, then load every game
+        in progress so its bots and clocks carry on.
+
+        Downtime is measured from the last heartbeat of any process: while another process
+        kept serving, nothing is shifted.
+        """
+        now = self.runtime.now()
+        async with self.sessions.begin() as session:
+            last = await repo.last_heartbeat(session)
+            if last is not None and now - last > downtime_grace:
+                for game in await repo.running_clock_games(session):
+                    shifted = clocks.shifted(game.clock, now - last)
+                    await repo.set_game_clock(session, game.id, game.version, shifted)
+            await repo.beat(session, now)
+            slugs = await repo.playing_room_slugs(session)
+        for slug in slugs:
+            await self.get(slug)
+
+    async def tick(self) -> int:
+        """One round of clock enforcement over every live table (the ticker calls this), the
+        eviction of idle ones, and forgetting the seats of processes gone silent."""
+        self.drop_silent()
+        fired = 0
+        for table in self.live():
+            fired += await table.bots.tick()
+        self.evict_idle(self.evict_after)
+        return fired
+
+    def drop_silent(self, now: float | None = None) -> list[str]:
+        """Processes not heard from for `Runtime.gone_after` seconds are gone: the seats
+        connected through them are offline here from now (their takeover clock starts).
+        Every process says "alive" every `Runtime.alive_every` seconds, so only a dead or
+        cut-off one goes silent. Returns the origins dropped."""
+        now = time.monotonic() if now is None else now
+        limit = self.runtime.gone_after
+        gone = [o for o, heard in self.heard.items() if now - heard > limit]
+        for origin in gone:
+            del self.heard[origin]
+            self._gone.add(origin)
+            for table in self.live():
+                if origin in table.presence.remote_online:
+                    table.presence.remote(origin, set())
+            logger.warning("a process went silent; its seats are offline", extra={"origin": origin})
+        return gone
+
+    async def beat(self) -> None:
+        """Record that this process is alive (for downtime measurement)."""
+        async with self.sessions.begin() as session:
+            await repo.beat(session, self.runtime.now())
+
+    async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
+        """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""
+        last_beat = last_alive = 0.0
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.runtime.sends.sweep()  # first: a slow clock round must not delay it
+                await self.tick()
+                self.runtime.trimmer.maybe_trim()
+                now = time.monotonic()
+                bus = self.runtime.bus
+                if bus.enabled and now - last_alive >= self.runtime.alive_every:
+                    last_alive = now
+                    bus.send({"k": "alive"})
+                if now - last_beat >= beat_every:
+                    last_beat = now
+                    await self.beat()
+            except Exception:
+                logger.exception("clock tick failed")
+
+    async def settle(self) -> None:
+        """Wait until no bot in this process is thinking."""
+        for table in self.live():
+            await table.bots.settle()
+
+    async def shutdown(self) -> None:
+        """Stop every bot and background task of every live table."""
+        for table in self.live():
+            await table.bots.stop()
+
+    def renamed(self, user_id: int, name: str) -> None:
+        """A person changed their name: every live table they sit at shows the new one, in
+        every process."""
+        self._renamed_here(user_id, name)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "rename", "u": user_id, "n": name})
+
+    def person_changed(self, user_id: int) -> None:
+        """A person's devices or language changed (committed): every process checks their
+        devices in the database again at their next request."""
+        self.known.forget(user_id)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "person", "u": user_id})
+
+    def _renamed_here(self, user_id: int, name: str) -> None:
+        self.known.forget(user_id)
+        for table in self.live():
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                table.seats[seat] = replace(table.seats[seat], name=name)
+                table.room_rev += 1
+                table.broadcast("state")
+        self._lobby_here()
+
+    def lobby_changed(self) -> None:
+        """The table list changed (a table was created): tell every lobby connection, in
+        every process."""
+        self._lobby_here()
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "lobby"})
+
+    def _lobby_here(self) -> None:
+        """Tell this process's lobby connections that the table list changed."""
+        for conn in self.lobby:
+            conn.notify("lobby")

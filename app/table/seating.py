@@ -1,0 +1,364 @@
+"""Seats and the table's own writes: joining and leaving, bots in seats before the start,
+closing, and the start itself (the provably fair seed, the opening, the first clock). Each
+write first claims the table's row at the status this process knows, so with several
+processes a change judged on a stale table cannot land (`Seating._write`)."""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import bots, clocks
+from app.db import repo
+from app.db.session import MoveWriter
+from app.errors import Refusal
+from app.i18n import N_
+from app.table.live import GameLive
+from engines import verify
+from engines.core import Event, Seat, Term
+
+if TYPE_CHECKING:
+    from app.table.table import Table
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class _OfTable(Protocol):
+    table: Table
+
+
+OwnerT = TypeVar("OwnerT", bound=_OfTable)
+
+
+class LostRace(Exception):
+    """Another process made the same table change first."""
+
+
+def judged_again(
+    change: Callable[Concatenate[OwnerT, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[OwnerT, P], Coroutine[Any, Any, T]]:
+    """A table change (join, start, …) that, with several processes, is judged on what this
+    table holds without reading the table first: its write is conditional in the database
+    (`Seating._write`), so a change judged on a stale table cannot land. If it is refused, by the
+    table or by the database, the table catches up with the database (`Seating.catch_up`) and the
+    change is judged once more: a refusal is never decided from memory alone, and a change
+    that lost only to a stale table (a seat another process filled a moment ago, when any
+    free seat would do) goes through. With one process, the table is the truth: no retry."""
+
+    @functools.wraps(change)
+    async def judged(owner: OwnerT, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await change(owner, *args, **kwargs)
+        except Refusal as refusal:
+            if not owner.table.runtime.bus.enabled or refusal.status != 409:
+                raise
+        async with owner.table.lock:
+            await owner.table.seating.catch_up()
+        return await change(owner, *args, **kwargs)
+
+    return judged
+
+
+class Seating:
+    """Who sits where at one table, and the table's writes before and at the start."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @judged_again
+    async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:
+        """Take a free seat (the first one if none is named)."""
+        table = self.table
+        async with table.lock:
+            if table.status != "open":
+                raise Refusal("already_started", N_("This table has already started."))
+            if table.seat_of(user_id) is not None:
+                raise Refusal("already_seated", N_("You already have a seat at this table."))
+            seat = self._free_seat(seat)
+            wanted = seat
+
+            async def write(session: AsyncSession) -> None:
+                await repo.add_seat(session, table.room_id, wanted, user_id)
+
+            async def at_once(writer: MoveWriter) -> bool:
+                return await writer.add_seat(table.room_id, table.status, wanted, user_id, None)
+
+            def recheck() -> None:
+                if table.status != "open":
+                    raise Refusal("already_started", N_("This table has already started."))
+                if table.seat_of(user_id) is not None:
+                    raise Refusal("already_seated", N_("You already have a seat at this table."))
+                if wanted in table.seats:
+                    raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
+
+            await self._write(write, recheck, at_once)
+            table.seats[seat] = repo.SeatInfo(seat, user_id, name)
+            table.changed("join")
+            return seat
+
+    @judged_again
+    async def leave(self, user_id: int) -> None:
+        """Give up a seat before the start (the host stays: a host closes the table instead)."""
+        table = self.table
+        async with table.lock:
+            if table.status != "open":
+                raise Refusal("already_started", N_("You cannot leave a game in progress."))
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated", N_("You do not have a seat at this table."))
+            if user_id == table.host_id:
+                raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
+
+            async def write(session: AsyncSession) -> None:
+                await repo.remove_seat(session, table.room_id, user_id)
+
+            await self._write(write, self._still_open)
+            del table.seats[seat]
+            table.changed("leave")
+
+    async def close(self, user_id: int) -> None:
+        """The host closes a table that has not started."""
+        table = self.table
+        async with table.lock:
+            if user_id != table.host_id:
+                raise Refusal("not_host", N_("Only the host can close the table."), 403)
+            if table.status != "open":
+                raise Refusal("already_started", N_("The game has already started."))
+
+            async def write(session: AsyncSession) -> None:
+                await repo.set_room(session, table.room_id, status="closed")
+
+            await self._write(write, self._still_open)
+            table.status = "closed"
+            table.changed("close")
+
+    @judged_again
+    async def start(self, user_id: int) -> None:
+        """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
+        table = self.table
+        async with table.lock:
+            if user_id != table.host_id:
+                raise Refusal("not_host", N_("Only the host can start the game."), 403)
+            if table.status != "open":
+                raise Refusal("already_started", N_("The game has already started."))
+            spec = table.engine.spec
+            players = len(table.seats)
+            if players < spec.min_players:
+                raise Refusal(
+                    "not_enough_players",
+                    N_("%(title)s needs at least %(low)s players; %(seated)s seated."),
+                    title=Term(spec.title),
+                    low=spec.min_players,
+                    seated=players,
+                )
+            order = [table.seats[s] for s in sorted(table.seats)]
+            # Provably fair: 128 secret bits, committed to (with a public salt from the table)
+            # before the first move; the seed derives from the secret (engines/verify.py).
+            secret = secrets.token_hex(16)
+            salt = f"{table.slug}:{table.room_id}"
+            seed = verify.seed_from_secret(secret)
+            commitment = verify.commitment(secret, salt)
+            options = table.engine.parse_options(table.options)
+            opening_step = table.engine.setup(players, options, seed)
+            state = opening_step.state
+            acting = table.engine.to_act(state)
+            now = table.runtime.now()
+            clock = clocks.advance(
+                clocks.new_clock(table.clock_spec, players),
+                now=now,
+                acting=acting,
+                new_decision=acting,
+            )
+            opening = Event.public(
+                N_("The game begins. Good luck! The shuffle is committed: %(commitment)s"),
+                commitment=commitment,
+            )
+            seated = {s: (info.user_id, info.bot_level) for s, info in table.seats.items()}
+            record: dict[str, Any] = {
+                "room_id": table.room_id,
+                "engine": table.game_id,
+                "options": options.model_dump(mode="json"),
+                "num_players": players,
+                "seed": seed,
+                "seed_commitment": commitment,
+                "snapshot": table.engine.dump(state),
+                "clock": clock,
+                "opening": [e.to_json() for e in opening_step.events],
+                "seed_secret": secret,
+                "seed_salt": salt,
+                "rules_version": table.engine.spec.rules_version,
+            }
+            # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
+            compact = [info.seat for info in order] != list(range(len(order)))
+
+            async def write(session: AsyncSession) -> Any:
+                stored = await repo.room_seats(session, table.room_id)
+                if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
+                    raise LostRace  # someone sat down or left through another process
+                if compact:
+                    await repo.compact_seats(session, table.room_id, order)
+                await repo.set_room(session, table.room_id, status="playing", num_seats=players)
+                game = await repo.create_game(session, repo.new_game(**record))
+                await repo.add_room_event(session, table.room_id, 0, opening)
+                if compact:
+                    stored = await repo.room_seats(session, table.room_id)
+                table.seats = {s.seat: s for s in stored}
+                return game
+
+            async def at_once(writer: MoveWriter) -> Any:
+                game = repo.new_game(**record)
+                return game if await writer.start(game, seated, opening) else None
+
+            game = await self._write(write, self._still_open, None if compact else at_once)
+            table.status = "playing"
+            table.num_seats = players
+            table.presence.offline_since = {
+                s: table.presence.offline_since.get(s, now)
+                for s, info in table.seats.items()
+                if not info.is_bot
+            }
+            table.game = GameLive(
+                db_id=game.id,
+                engine=table.engine,
+                state=state,
+                version=0,
+                seed=seed,
+                seed_commitment=commitment,
+                seed_secret=secret,
+                seed_salt=salt,
+                log=[(0, opening), *((0, e) for e in opening_step.events)],
+                prompt_version=dict.fromkeys(range(players), 0),
+                clock=clock,
+            )
+            table.changed("start")
+            table.bots.kick()
+
+    @judged_again
+    async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
+        """The host seats a bot before the start (the first free seat unless one is named)."""
+        table = self.table
+        if level not in bots.LEVELS:
+            raise Refusal(
+                "bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(bots.LEVELS)
+            )
+        async with table.lock:
+            table.require_host(user_id, N_("Only the host can add bots."))
+            if table.status != "open":
+                raise Refusal("already_started", N_("The game has already started."))
+            seat = self._free_seat(seat)
+            wanted = seat
+
+            async def write(session: AsyncSession) -> None:
+                await repo.add_bot(session, table.room_id, wanted, level)
+
+            async def at_once(writer: MoveWriter) -> bool:
+                return await writer.add_seat(table.room_id, table.status, wanted, None, level)
+
+            def recheck() -> None:
+                self._still_open()
+                if wanted in table.seats:
+                    raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
+
+            await self._write(write, recheck, at_once)
+            table.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
+            table.changed("add_bot")
+            return seat
+
+    @judged_again
+    async def remove_bot(self, user_id: int, seat: Seat) -> None:
+        """The host takes a bot out of its seat before the start."""
+        table = self.table
+        async with table.lock:
+            table.require_host(user_id, N_("Only the host can remove bots."))
+            if table.status != "open":
+                raise Refusal("already_started", N_("The game has already started."))
+            info = table.seats.get(seat)
+            if info is None or not info.is_bot:
+                raise Refusal("not_a_bot", N_("There is no bot in that seat."))
+
+            async def write(session: AsyncSession) -> None:
+                await repo.remove_seat_at(session, table.room_id, seat)
+
+            await self._write(write, self._still_open)
+            del table.seats[seat]
+            table.changed("remove_bot")
+
+    def _free_seat(self, seat: Seat | None) -> Seat:
+        """The named seat if it is free, else the first free one; refused when none is."""
+        table = self.table
+        free = [s for s in range(table.num_seats) if s not in table.seats]
+        if not free:
+            raise Refusal("table_full", N_("This table is full."))
+        if seat is None:
+            return free[0]
+        if seat not in free:
+            raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
+        return seat
+
+    async def catch_up(self) -> None:
+        """With several processes, after a room change was refused (`judged_again`):
+        re-read the room's seats (all of it if its status moved on), since another process
+        may have changed them a moment ago."""
+        table = self.table
+        if not table.runtime.bus.enabled:
+            return
+        if table.writer is not None:  # PostgreSQL: one statement on the writer's pool
+            now = await table.writer.room_now(table.room_id)
+            if now is None:
+                return
+            status, seats = now
+        else:
+            async with table.sessions() as session:
+                room = await repo.get_room(session, table.slug)
+                if room is None:
+                    return
+                status = room.status
+                seats = {s.seat: s for s in await repo.room_seats(session, table.room_id)}
+        if status != table.status:
+            await table.reload_game()
+        elif seats != table.seats:
+            table.seats = seats
+            table.room_rev += 1
+
+    def _still_open(self) -> None:
+        table = self.table
+        if table.status != "open":
+            raise Refusal("already_started", N_("The game has already started."))
+
+    async def _write(
+        self,
+        write: Callable[[AsyncSession], Awaitable[Any]],
+        recheck: Callable[[], None],
+        at_once: Callable[[MoveWriter], Awaitable[Any]] | None = None,
+    ) -> Any:
+        """One room change in one transaction that first claims the table's row at the status
+        this table knows (repo.claim_room). If another process changed the table first, reload
+        it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
+        conflict (the client gets the current state).
+
+        On PostgreSQL a change that has an `at_once` form (claim and write in one statement
+        or a few, through `MoveWriter`, outside SQLAlchemy; False or None when it lost) runs
+        that instead, and its value is returned."""
+        table = self.table
+        try:
+            if at_once is not None and table.writer is not None:
+                done = await at_once(table.writer)
+                if done is None or done is False:
+                    raise LostRace
+                return done
+            async with table.sessions.begin() as session:
+                if not await repo.claim_room(session, table.room_id, table.status):
+                    raise LostRace
+                return await write(session)
+        except (LostRace, IntegrityError):
+            await table.reload_game()
+            recheck()
+            raise Refusal(
+                "conflict", N_("Another server changed this table first; try again.")
+            ) from None
