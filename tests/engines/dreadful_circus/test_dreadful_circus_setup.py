@@ -1,4 +1,4 @@
-"""Dreadful Circus set-up by player count (shared/rules/dreadful-circus.md, "Components" and
+"""Dreadful Circus set-up by player count (docs/rules/dreadful-circus.md, "Components" and
 "Set-up"): the figures below are the spec's, not the code's."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every ship reward, palace action and track bonus (shared/rules/ganges.md, data tables)."""
+"""Every ship reward, palace action and track bonus (docs/rules/ganges.md, data tables)."""
 
 from __future__ import annotations
 
