@@ -1,4 +1,4 @@
-"""The engine contract shared by every Stolik game (see shared/design.md, "Engine contract").
+"""The engine contract shared by every Stolik game (docs/architecture.md, "The engine contract").
 
 An engine is a pure, deterministic rules object: no I/O, no clock, no global randomness.
 The server only ever talks to a game through the `Engine` interface defined here, so adding a

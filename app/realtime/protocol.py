@@ -1,4 +1,4 @@
-"""The websocket protocol: a closed set of typed messages (design.md, "Realtime protocol").
+"""The websocket protocol: a closed set of typed messages (docs/architecture.md, "app/realtime/").
 
 Client → server: act {version, action}, sync {version}, chat {text}.
 Server → client: state {version, view, log}, error {code, message}, presence {online},

@@ -1,4 +1,4 @@
-"""Dreadful Circus (Bruno Faidutti) for 4–8 players. Rules: shared/rules/dreadful-circus.md."""
+"""Dreadful Circus (Bruno Faidutti) for 4–8 players. Rules: docs/rules/dreadful-circus.md."""
 
 from engines.dreadful_circus.rules import DreadfulCircus
 

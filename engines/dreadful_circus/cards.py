@@ -1,6 +1,6 @@
-"""Dreadful Circus card data: the PROVISIONAL 63-card set (shared/rules/dreadful-circus.md).
+"""Dreadful Circus card data: the PROVISIONAL 63-card set (docs/rules/dreadful-circus.md).
 
-The seed rulebook (shared/seeds/004_8b802fb547e5b729.txt) gives no card list. The set below is
+The seed rulebook (the publisher's Polish rulebook) gives no card list. The set below is
 the spec's provisional one: one row per design, copies split by player-count marker. The rules
 refer to a card's behaviour only through its `effect` key, so an official list can replace these
 rows without touching the rules code, as long as it reuses the effect keys.

@@ -1,6 +1,6 @@
 """Dreadful Circus — goods (coins by metal, contracts by city) and secret log lines.
 
-Rule source: shared/rules/dreadful-circus.md ("Components", "Goods").
+Rule source: docs/rules/dreadful-circus.md ("Components", "Goods").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Dreadful Circus: the state, options and action models.
 
-Rule source: shared/rules/dreadful-circus.md (restating the Polish seed rulebook
-shared/seeds/004_8b802fb547e5b729.txt). Goods (coins and contract tokens) are always a list of
+Rule source: docs/rules/dreadful-circus.md (restating the publisher's Polish rulebook, "the seed").
+Goods (coins and contract tokens) are always a list of
 eight counts in the order of `cards.ITEMS`: copper, silver, gold, then the five cities.
 """
 

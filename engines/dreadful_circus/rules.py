@@ -1,7 +1,7 @@
 """Dreadful Circus (Bruno Faidutti, Portal Games 2021): the rules engine.
 
-Rule source: shared/rules/dreadful-circus.md, which restates the Polish seed rulebook
-shared/seeds/004_8b802fb547e5b729.txt and settles what it leaves open. The card set is the
+Rule source: docs/rules/dreadful-circus.md, which restates the Polish seed rulebook
+and settles what it leaves open. The card set is the
 spec's provisional one (engines/dreadful_circus/cards.py).
 
 Flow: (draft) → first Attraction (secret, simultaneous) → rounds of offer (secret, simultaneous

@@ -1,7 +1,7 @@
-"""Dreadful Circus final scoring (shared/rules/dreadful-circus.md, "Scoring" and "Ties").
+"""Dreadful Circus final scoring (docs/rules/dreadful-circus.md, "Scoring" and "Ties").
 
 Pure functions over plain data: each player's coins, contract tokens, area and scoring-time
-choices. The seed rulebook (shared/seeds/004_8b802fb547e5b729.txt) gives the coin values, the
+choices. The seed rulebook (the publisher's Polish rulebook) gives the coin values, the
 majority split, sets of 4 types, the Collection table, The Loop and the tie-break order.
 """
 

@@ -1,4 +1,4 @@
-"""Ganges: Cards & Karma for 2–4 players. Rules: shared/rules/ganges.md (seed 000_c8350587…)."""
+"""Ganges: Cards & Karma for 2–4 players. Rules: docs/rules/ganges.md."""
 
 from engines.ganges.rules import Ganges
 

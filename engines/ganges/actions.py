@@ -1,6 +1,6 @@
 """Ganges: Cards & Karma — the actions (a pydantic discriminated union) and their text forms.
 
-Rule source: shared/rules/ganges.md ("The five actions", "Paying", "Administrator").
+Rule source: docs/rules/ganges.md ("The five actions", "Paying", "Administrator").
 Cards are named by catalogue id. A payment lists hand cards, administrator jokers (declared
 values; a building joker takes the cost colour) and the karma tokens spent.
 """

@@ -1,7 +1,7 @@
 """Ganges: Cards & Karma (Rajas of the Ganges: Cards & Karma) — card and component data.
 
-Rule source: shared/rules/ganges.md ("Components"), restating the Polish seed rulebook
-shared/seeds/000_c8350587f485903d.txt.
+Rule source: docs/rules/ganges.md ("Components"), restating the Polish seed rulebook
+(the publisher's Rebel edition).
 
 **PROVISIONAL card list.** The official card-by-card composition is not public; the tables below
 are the spec's invented, balanced-looking set. This is the only module that knows them: replace

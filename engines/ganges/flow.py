@@ -1,7 +1,7 @@
 """Ganges: Cards & Karma — the flow of play: gains, the task stack, the settle step, turns.
 
-Rule source: shared/rules/ganges.md ("Round structure", "The turn", "The five actions",
-"The settle step", "Table, deck and discard pile"); seed shared/seeds/000_c8350587f485903d.txt.
+Rule source: docs/rules/ganges.md ("Round structure", "The turn", "The five actions",
+"The settle step", "Table, deck and discard pile").
 
 Every helper here mutates a state that `apply` has already copied. Work that may need a
 decision is a `Task` on `state.tasks` (a stack, resolved depth-first); `advance` runs the stack

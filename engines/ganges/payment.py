@@ -1,6 +1,6 @@
 """Ganges: Cards & Karma — paying for buildings, ships and palace cards.
 
-Rule source: shared/rules/ganges.md ("Paying"). Buildings: dice of the cost colour whose total
+Rule source: docs/rules/ganges.md ("Paying"). Buildings: dice of the cost colour whose total
 reaches the minimum sum, every paying card needed; karma only raises and then must hit the sum
 exactly. Ships and palace cards: exactly one die of the exact value, karma bridging the gap.
 An administrator may stand in for a die as a joker with a declared value (never with karma).

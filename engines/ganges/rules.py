@@ -1,7 +1,7 @@
 """Ganges: Cards & Karma (Rajas of the Ganges: Cards & Karma) for 2–4 players — the engine.
 
-Rule source: shared/rules/ganges.md, which restates the Polish seed rulebook
-shared/seeds/000_c8350587f485903d.txt and settles its open points. The card list is the spec's
+Rule source: docs/rules/ganges.md, which restates the Polish seed rulebook
+and settles its open points. The card list is the spec's
 PROVISIONAL one (cards.py). The flow of play lives in flow.py, payments in payment.py, triples in
 triples.py and the views in view.py; this module is the `Engine` surface.
 """

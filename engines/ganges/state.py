@@ -1,6 +1,6 @@
 """Ganges: Cards & Karma — the state models (pydantic, so a state dumps to JSON and loads back).
 
-Rule source: shared/rules/ganges.md (seed: shared/seeds/000_c8350587f485903d.txt).
+Rule source: docs/rules/ganges.md.
 Cards are referred to by their catalogue id (`S12`, `B11`, `G17`, `P09`); see `cards.py`.
 """
 

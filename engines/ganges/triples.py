@@ -1,6 +1,6 @@
 """Ganges: Cards & Karma — finding the triples in a display and their resolution sets.
 
-Rule source: shared/rules/ganges.md ("The settle step", "Candidate triples"). A symbol is one
+Rule source: docs/rules/ganges.md ("The settle step", "Candidate triples"). A symbol is one
 building, goods item or ship on a display card. Candidates: same building type (3+), a minimal
 set of building cards showing all building types, same good (3+, anywhere), a minimal set of
 cards showing all goods, and 3+ ships. A resolution set is a maximal set of candidates that share

@@ -1,6 +1,6 @@
 """Ganges: Cards & Karma — what each seat may see (`view`) and re-dealing the rest (`determinize`).
 
-Rule source: shared/rules/ganges.md ("Hidden information"). Public: the table's action sides,
+Rule source: docs/rules/ganges.md ("Hidden information"). Public: the table's action sides,
 the deck's top card and size, the discard pile (die side up), every display, token and track
 state, hand sizes and hand colours. Private: the die values in a hand (owner only). Secret to
 all: table, display and deck die values, the deck order below the top card, and unflipped track

@@ -1,4 +1,4 @@
-"""Incan Gold (Diamant with artifacts) for 3–8 players. Rules: shared/rules/incan-gold.md."""
+"""Incan Gold (Diamant with artifacts) for 3–8 players. Rules: docs/rules/incan-gold.md."""
 
 from engines.incan_gold.rules import IncanGold
 

@@ -1,4 +1,4 @@
-"""Incan Gold card data (shared/rules/incan-gold.md, "Components").
+"""Incan Gold card data (docs/rules/incan-gold.md, "Components").
 
 Cards are referred to by their index in `CARDS`; the rules never spell out card values.
 """

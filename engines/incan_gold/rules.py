@@ -1,7 +1,7 @@
 """Incan Gold (Diamant with artifacts): the rules engine.
 
-Rule source: shared/rules/incan-gold.md, which restates the seed rulebook
-shared/seeds/002_ee6d8db4aa4c917a.txt. Where they differ the seed wins (see `reveal_opening`).
+Rule source: docs/rules/incan-gold.md, which restates the seed rulebook
+(the publisher's Polish rulebook). Where they differ the seed wins (see `reveal_opening`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Karmaka (Eddy Boxerman & Dave Burke) for 2–4 players. Rules: shared/rules/karmaka.md."""
+"""Karmaka (Eddy Boxerman & Dave Burke) for 2–4 players. Rules: docs/rules/karmaka.md."""
 
 from engines.karmaka.rules import Karmaka
 

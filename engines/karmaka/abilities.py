@@ -1,6 +1,6 @@
 """Karmaka card abilities: resolving a card played for its ability, copy chains and prompts.
 
-Rule source: shared/rules/karmaka.md ("Cards", "Conventions for every ability", "Copy abilities").
+Rule source: docs/rules/karmaka.md ("Cards", "Conventions for every ability", "Copy abilities").
 A played card sits in `state.chain`; its ability (or the one a copy leads to) resolves through
 `begin_ability`. Whenever a player must decide, resolution stops at a `Prompt` and carries on in
 `answer_prompt`. A forced decision with a single possible answer is taken at once. When the

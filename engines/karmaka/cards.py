@@ -1,8 +1,8 @@
-"""Karmaka card and ladder data (shared/rules/karmaka.md, "Components").
+"""Karmaka card and ladder data (docs/rules/karmaka.md, "Components").
 
-Rule source: shared/rules/karmaka.md (from the Polish rulebook, seed 003_94e56846937c6f3d.txt,
-with the card list of the project's research note). The rules code never spells out a card's
-colour, points or copies: everything it needs about a card is here, so the table can be corrected
+Rule source: docs/rules/karmaka.md (from the Polish rulebook, the seed, with the card list
+read from the official English card faces). The rules code never spells out a card's colour,
+points or copies: everything it needs about a card is here, so the table can be corrected
 in one place. A physical card is an integer id 0–63; `CARDS[id]` is its kind.
 """
 

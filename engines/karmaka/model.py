@@ -1,4 +1,4 @@
-"""Karmaka data models: options, actions and the game state (shared/rules/karmaka.md).
+"""Karmaka data models: options, actions and the game state (docs/rules/karmaka.md).
 
 Every pile is a list of card ids listed bottom → top, so the *top* of a pile is its last element
 (the Well's next card, the Ruins' newest card, the Exposed Deed, the top of a Future Life).

@@ -1,7 +1,7 @@
 """Karmaka (Eddy Boxerman & Dave Burke) for 2–4 players: the rules engine.
 
-Rule source: shared/rules/karmaka.md, which restates the Polish rulebook (seed
-shared/seeds/003_94e56846937c6f3d.txt, with its card FAQ) and settles what it leaves open.
+Rule source: docs/rules/karmaka.md, which restates the Polish rulebook (the
+seed, with its card FAQ) and settles what it leaves open.
 This module holds the turn: draw, the main play (pass or one of the ways to play a card), the
 Karmic offer, extra plays and reincarnation, plus the engine surface (view, determinize, …).
 Card abilities live in `abilities.py`, small table rules in `table.py`.

@@ -1,6 +1,6 @@
 """Karmaka's small named rules: seats and teams, legal targets, the Well, the Ruins, scoring.
 
-Rule source: shared/rules/karmaka.md ("Targets", "The Well runs out", "Reincarnation").
+Rule source: docs/rules/karmaka.md ("Targets", "The Well runs out", "Reincarnation").
 The helpers that change a state mutate it in place; the engine only calls them on a fresh copy.
 """
 

@@ -1,6 +1,6 @@
 """Racing Hedgehogs (Pędzące Jeże, Reiner Knizia) for 3–5 players.
 
-Rules: shared/rules/racing-hedgehogs.md and the seed rulebook 001_619a598eec45ad91.
+Rules: docs/rules/racing-hedgehogs.md and the Polish seed rulebook.
 """
 
 from engines.racing_hedgehogs.rules import RacingHedgehogs

@@ -1,7 +1,7 @@
 """Racing Hedgehogs (Reiner Knizia): the track, the deck and the scoring constants.
 
-Rule source: the Polish rulebook "Pędzące Jeże" (seed 001_619a598eec45ad91) and
-shared/rules/racing-hedgehogs.md. The seed does not print the board or the deck; the values
+Rule source: the Polish rulebook "Pędzące Jeże" (the seed) and
+docs/rules/racing-hedgehogs.md. The seed does not print the board or the deck; the values
 below come from public descriptions of the game (English edition "Racing Hedgehogs", first
 published as "Honeybears"). Everything that may need correcting lives in this one module.
 """

@@ -1,7 +1,7 @@
 """Racing Hedgehogs (Pędzące Jeże, Reiner Knizia): the rules engine.
 
-Rule source: shared/rules/racing-hedgehogs.md, which restates the Polish seed rulebook
-shared/seeds/001_619a598eec45ad91.txt; where they differ the seed wins. Track and deck data are
+Rule source: docs/rules/racing-hedgehogs.md, which restates the Polish seed rulebook;
+where they differ the seed wins. Track and deck data are
 in `engines.racing_hedgehogs.data`.
 
 A game is as many rounds as players. In a round everyone plays one card per turn and moves the

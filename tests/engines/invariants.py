@@ -1,4 +1,5 @@
-"""The invariants every engine must hold (shared/design.md, "Invariants that tests must hold").
+"""The invariants every engine must hold (docs/architecture.md, "Invariants every engine must
+hold").
 
 These functions are engine-agnostic; `test_invariants.py` runs them over every registered
 engine, and each engine's own tests may call them with special positions.

@@ -1,4 +1,4 @@
-"""Run the shared engine invariants over every registered engine (design.md)."""
+"""Run the shared engine invariants over every registered engine (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Explicit positions for the Dreadful Circus tests (shared/rules/dreadful-circus.md)."""
+"""Explicit positions for the Dreadful Circus tests (docs/rules/dreadful-circus.md)."""
 
 from __future__ import annotations
 

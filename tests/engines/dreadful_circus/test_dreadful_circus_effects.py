@@ -1,5 +1,5 @@
 """Dreadful Circus: every Performance and every permanent Attraction effect, in explicit
-positions (shared/rules/dreadful-circus.md, "Card set", "Effect rules")."""
+positions (docs/rules/dreadful-circus.md, "Card set", "Effect rules")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Dreadful Circus: setup, rounds, bids, inspection, hidden wagons, sellers, game length, draft
-and the final steps (shared/rules/dreadful-circus.md; seed 004_8b802fb547e5b729.txt)."""
+and the final steps (docs/rules/dreadful-circus.md and the seed rulebook's examples)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Dreadful Circus hidden information: the shared no-leak invariants at special positions,
-determinization, state copies and the setup redeal (shared/rules/dreadful-circus.md)."""
+determinization, state copies and the setup redeal (docs/rules/dreadful-circus.md)."""
 
 from __future__ import annotations
 

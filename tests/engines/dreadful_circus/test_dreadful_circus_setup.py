@@ -1,5 +1,5 @@
-"""Dreadful Circus set-up by player count (shared/rules/dreadful-circus.md, "Components" and
-"Set-up"): the figures below are the spec's, not the code's."""
+"""Dreadful Circus set-up by player count (docs/rules/dreadful-circus.md, "Components" and
+"Setup"): the figures below are the spec's, not the code's."""
 
 from __future__ import annotations
 

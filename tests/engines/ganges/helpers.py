@@ -1,4 +1,4 @@
-"""Explicit Ganges positions for the rule tests (shared/rules/ganges.md, "Worked examples")."""
+"""Explicit Ganges positions for the rule tests (docs/rules/ganges.md, "Worked examples")."""
 
 from __future__ import annotations
 

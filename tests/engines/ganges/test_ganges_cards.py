@@ -1,4 +1,4 @@
-"""The PROVISIONAL card data (shared/rules/ganges.md, "The 144 play cards")."""
+"""The PROVISIONAL card data (docs/rules/ganges.md, "The 144 play cards")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seed rulebook's worked examples (shared/rules/ganges.md T1–T12), one named test each."""
+"""The seed rulebook's worked examples (docs/rules/ganges.md T1–T12), one named test each."""
 
 from __future__ import annotations
 

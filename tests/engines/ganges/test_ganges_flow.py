@@ -1,4 +1,4 @@
-"""Turns, rounds, administrators, table and deck, triples, game end (shared/rules/ganges.md)."""
+"""Turns, rounds, administrators, table and deck, triples, game end (docs/rules/ganges.md)."""
 
 from __future__ import annotations
 

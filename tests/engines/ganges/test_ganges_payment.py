@@ -1,4 +1,4 @@
-"""Paying (shared/rules/ganges.md, "Paying"): refusals change nothing; karma stays in 1..6."""
+"""Paying (docs/rules/ganges.md, "Paying"): refusals change nothing; karma stays in 1..6."""
 
 from __future__ import annotations
 

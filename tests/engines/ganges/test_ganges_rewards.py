@@ -1,4 +1,5 @@
-"""Every ship reward, palace action and track bonus (shared/rules/ganges.md, data tables)."""
+"""Every ship reward, palace action and track bonus (docs/rules/ganges.md, "Reward and effect
+codes" and "Score-track cards"; the data is in engines/ganges/cards.py)."""
 
 from __future__ import annotations
 

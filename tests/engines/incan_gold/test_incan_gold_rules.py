@@ -1,4 +1,4 @@
-"""Incan Gold rules, one test per rule of shared/rules/incan-gold.md and the seed's examples."""
+"""Incan Gold rules, one test per rule of docs/rules/incan-gold.md and the seed's examples."""
 
 from __future__ import annotations
 

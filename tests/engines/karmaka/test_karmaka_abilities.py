@@ -1,4 +1,4 @@
-"""Karmaka: one test per card ability (shared/rules/karmaka.md, "Cards"), happy path and edge."""
+"""Karmaka: one test per card ability (docs/rules/karmaka.md, "Cards"), happy path and edge."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Karmaka: the seed's card FAQ rulings, its reincarnation example and the spec's worked examples
-for copies and offers (shared/rules/karmaka.md, "Worked examples")."""
+for copies and offers (docs/rules/karmaka.md, "Worked examples")."""
 
 from __future__ import annotations
 

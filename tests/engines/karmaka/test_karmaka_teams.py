@@ -1,4 +1,4 @@
-"""Karmaka team variants: teams_2v2 and big_bad_wolf_2v1 (shared/rules/karmaka.md, "Team
+"""Karmaka team variants: teams_2v2 and big_bad_wolf_2v1 (docs/rules/karmaka.md, "Team
 variants"): way D, partners as targets of non-destructive abilities only, offers to rivals only."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Karmaka: setup, the turn, passing, reincarnation, the Well refill and the end
-(shared/rules/karmaka.md, "Setup", "Turn", "Reincarnation", "The Well runs out", "End")."""
+(docs/rules/karmaka.md, "Setup", "Turn", "Reincarnation", "The Well runs out", "End")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Karmaka views, hidden information and the log (shared/rules/karmaka.md, "Hidden information")."""
+"""Karmaka views, hidden information and the log (docs/rules/karmaka.md, "Hidden information")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Racing Hedgehogs games (shared/rules/racing-hedgehogs.md, seed 001): rounds, tie-break, views."""
+"""Racing Hedgehogs games (docs/rules/racing-hedgehogs.md, seed 001): rounds, tie-break, views."""
 
 from __future__ import annotations
 

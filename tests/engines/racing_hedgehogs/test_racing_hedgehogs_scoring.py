@@ -1,4 +1,4 @@
-"""Racing Hedgehogs scoring (shared/rules/racing-hedgehogs.md, seed 001): examples, pairs, floor."""
+"""Racing Hedgehogs scoring (docs/rules/racing-hedgehogs.md, seed 001): examples, pairs, floor."""
 
 from __future__ import annotations
 

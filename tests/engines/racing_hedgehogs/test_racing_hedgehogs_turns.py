@@ -1,4 +1,4 @@
-"""Racing Hedgehogs turns (shared/rules/racing-hedgehogs.md, seed 001): moves, jokers, round end."""
+"""Racing Hedgehogs turns (docs/rules/racing-hedgehogs.md, seed 001): moves, jokers, round end."""
 
 from __future__ import annotations
 
