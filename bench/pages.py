@@ -19,8 +19,9 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from app import i18n, render
+from app import i18n
 from app.db.repo import SeatInfo
+from app.presentation.table import state_html
 from app.realtime.hub import Connection, GameLive, RoomHub, Runtime
 from engines import ENGINES
 from engines.core import Engine
@@ -82,7 +83,7 @@ def one_move(engine: Engine[Any, Any, Any], state: Any, players: int) -> None:
     hub = offline_hub(engine, state, players)
     for seat in [*range(players), None]:
         conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
-        render.state_html(hub, conn, 200)
+        state_html(hub, conn, 200)
 
 
 def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
@@ -96,7 +97,7 @@ def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
                 hub = offline_hub(engine, state, players)
                 for seat in [*range(players), None]:
                     conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
-                    digest.update(render.state_html(hub, conn, 200).encode())
+                    digest.update(state_html(hub, conn, 200).encode())
     return digest.hexdigest()
 
 

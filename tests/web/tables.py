@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 
 from app.db import repo
 from app.db.models import Game, Move, Room
+from app.presentation.messages import room_info
 from app.realtime.hub import RoomHub
-from app.realtime.messages import room_info
 from engines import get_engine
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of
