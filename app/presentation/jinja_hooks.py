@@ -243,7 +243,8 @@ def pure(macro: Any) -> Any:
     viewer) is rendered once per distinct arguments and language, not on every call: a
     Ganges page draws the same cards, dice and words hundreds of times per move, and a
     move changes one or two seats of the seats bar (`partials/seat.html`) or rows of a
-    board. Two macros are told apart by their template's file and their name."""
+    board. Two macros are told apart by their template's file and their name (every template
+    made with `from_string` has the file name "<template>")."""
     where = (macro._func.__code__.co_filename, macro.name)
 
     def call(*args: Any, **kwargs: Any) -> Any:
