@@ -40,6 +40,8 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
+
+# ---- Translations ----------------------------------------------------------------------------
 _TRANSLATED: dict[tuple[str, ...], Markup] = {}
 
 # Every template of this environment is autoescaped, so the translation callables below are
@@ -96,6 +98,8 @@ def _npgettext(context: str, singular: str, plural: str, num: int, **variables: 
 templates.env.globals.update(
     gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext
 )
+
+# ---- Helpers templates call ------------------------------------------------------------------
 templates.env.globals["pure"] = pure
 
 

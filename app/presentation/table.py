@@ -19,8 +19,9 @@ from app.realtime.hub import Connection, RoomHub
 
 def shared_board(hub: RoomHub, state: tuple[Any, ...]) -> Markup:
     """The game's board at this (version, room revision) `state` in the current language,
-    drawn from the spectator's view, with `mine()` markers left in (see above). Its context
-    has no viewer: `room` (public facts), `catalogue`, `version`, `view`, `names`."""
+    drawn from the spectator's view, with `mine()` markers left in (see
+    `app.presentation.environment`). Its context has no viewer: `room` (public facts),
+    `catalogue`, `version`, `view`, `names`."""
     game = hub.game
     assert game is not None
     key = (*state, "board", i18n.current())
