@@ -3,21 +3,25 @@ area, log) rendered for every seat and one spectator, as a move's push does, fro
 spread over a seeded random game, in English and Polish. No server and no database: the
 rooms are built in memory (`offline_hub`, shared with tests/web/test_html_no_leak.py).
 
-    python -m bench.pages [--players 4] [--repeat 50]
+    python -m bench.pages [--players 4] [--repeat 50] [--digest]
 
-Prints, per game, the mean CPU milliseconds per move (all audiences) and per page.
+Prints, per game, the mean CPU milliseconds per move (all audiences) and per page; with
+`--digest`, instead, a sha256 over every page it renders (each position, language and
+audience, in order): two checkouts that print the same digests render the same bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import time
 from types import SimpleNamespace
 from typing import Any
 
-from app import i18n, render
+from app import i18n
 from app.db.repo import SeatInfo
+from app.presentation.table import state_html
 from app.realtime.connection import Connection
 from app.table import GameLive, Runtime, Table
 from engines import ENGINES
@@ -80,16 +84,37 @@ def one_move(engine: Engine[Any, Any, Any], state: Any, players: int) -> None:
     hub = offline_hub(engine, state, players)
     for seat in [*range(players), None]:
         conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
-        render.state_html(hub, conn, 200)
+        state_html(hub, conn, 200)
+
+
+def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
+    """A sha256 over every page `main` renders for `engine` (positions, languages, audiences
+    in order), each page once and from a fresh room."""
+    digest = hashlib.sha256()
+    states = positions(engine, players, seed=3, samples=8)
+    for lang in ("en", "pl"):
+        with i18n.use(lang):
+            for state in states:
+                hub = offline_hub(engine, state, players)
+                for seat in [*range(players), None]:
+                    conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
+                    digest.update(state_html(hub, conn, 200).encode())
+    return digest.hexdigest()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=50, help="renders of each position")
+    parser.add_argument(
+        "--digest", action="store_true", help="print a sha256 of every page, not timings"
+    )
     args = parser.parse_args()
     for engine in ENGINES:
         players = max(engine.spec.min_players, min(args.players, engine.spec.max_players))
+        if args.digest:
+            print(f"{engine.spec.id:18s} {players} seats: {pages_digest(engine, players)}")
+            continue
         states = positions(engine, players, seed=3, samples=8)
         times = []
         for lang in ("en", "pl"):

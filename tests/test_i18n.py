@@ -78,7 +78,7 @@ def test_polish_plural_forms(n: int, form: str) -> None:
     ],
 )
 def test_plural_in_a_template(n: int, pl: str, en: str) -> None:
-    from app.render import templates
+    from app.presentation.environment import templates
 
     source = (
         "{% trans count=n, taken=1 %}{{ taken }} of {{ count }} seat taken."
@@ -185,12 +185,12 @@ def test_translated_engines_speak_only_catalogued_words() -> None:
 
 def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
     """Templates call `_()`, `gettext`, `pgettext` and what `{% trans %}` compiles to
-    directly (app/render.py `_CodeGenerator`), not through Jinja's `Context.call`, and
-    print their Markup without escaping it again; the
+    directly (`PlainCallsCodeGenerator` in app/presentation/jinja_hooks.py), not through
+    Jinja's `Context.call`, and print their Markup without escaping it again; the
     output is what Jinja's own new-style gettext gives: translated, variables escaped, the
     translation itself not, inside loops too. A name the template binds itself (here a macro
     called `gettext`) is left to Jinja."""
-    from app.render import templates
+    from app.presentation.environment import templates
 
     source = (
         "{% for c in cards %}[{{ _('Game over') }}|{{ pgettext('dreadful_circus', 'gold') }}|"
@@ -213,12 +213,13 @@ def test_translation_calls_are_plain_calls_with_jinjas_meaning() -> None:
 
 
 def test_printed_values_are_escaped_as_markupsafe_does() -> None:
-    """`{{ value }}` goes through `escape_output` (app/render.py), which skips copying Markup
-    and escaping ints: for every kind of value a template prints, the same text as
-    markupsafe's `escape`, and Markup out."""
+    """`{{ value }}` goes through `escape_output` (app/presentation/jinja_hooks.py), which
+    skips copying Markup and escaping ints: for every kind of value a template prints, the
+    same text as markupsafe's `escape`, and Markup out."""
     from markupsafe import Markup, escape
 
-    from app.render import escape_output, templates
+    from app.presentation.environment import templates
+    from app.presentation.jinja_hooks import escape_output
 
     class Html:
         def __html__(self) -> str:
@@ -249,6 +250,6 @@ def test_printed_values_are_escaped_as_markupsafe_does() -> None:
         assert isinstance(out, Markup)
         assert str(out) == str(escape(value)), value
     code = templates.env.compile("{{ x }}", raw=True)
-    assert "from app.render import escape_output as escape" in code
+    assert "from app.presentation.jinja_hooks import escape_output as escape" in code
     page = templates.env.from_string("{% for x in xs %}[{{ x }}]{% endfor %}")
     assert page.render(xs=values) == "".join(f"[{escape(v)}]" for v in values)

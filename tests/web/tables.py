@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from app.db import repo
 from app.db.models import Game, Move, Room
-from app.realtime.messages import room_info
+from app.presentation.messages import room_info
 from app.table import Table
 from engines import get_engine
 from tests.conftest import Server

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app import render
+from app.presentation.table import presence_html, state_html
 from app.realtime.connection import Connection
 from app.table import Table
 from bench.pages import offline_hub, positions
@@ -39,11 +39,11 @@ def test_table_html_does_not_depend_on_hidden_information(engine: Engine[Any, An
         for seat in [*range(players), None]:
             uid = None if seat is None else 100 + seat
             hub = _hub(engine, state, players)
-            html = render.state_html(hub, Connection(user_id=uid, fmt="html"), 500)
+            html = state_html(hub, Connection(user_id=uid, fmt="html"), 500)
             assert '<main id="board"' in html
             for _ in range(2):
                 other = engine.determinize(state, seat, rng)
-                again = render.state_html(
+                again = state_html(
                     _hub(engine, other, players), Connection(user_id=uid, fmt="html"), 500
                 )
                 assert again == html, (
@@ -62,12 +62,12 @@ def test_presence_redraws_the_seats_bar_without_any_view(
     for state in _positions(engine, players, seed=11):
         for seat in [*range(players), None]:
             uid = None if seat is None else 100 + seat
-            page = render.state_html(_hub(engine, state, players), Connection(uid, fmt="html"), 50)
+            page = state_html(_hub(engine, state, players), Connection(uid, fmt="html"), 50)
             bar = page[page.index('<nav id="seats"') : page.index("</nav>") + len("</nav>")]
             hub = _hub(engine, state, players)
             with monkeypatch.context() as m:
                 m.setattr(engine, "game_view", _no_view)
-                alone = render.presence_html(hub, Connection(uid, fmt="html"))
+                alone = presence_html(hub, Connection(uid, fmt="html"))
             assert alone.strip() == bar
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app import i18n
-from app.realtime.messages import room_info, standing_names
-from app.render import templates
+from app.presentation.environment import templates
+from app.presentation.messages import room_info, standing_names
 from bench.pages import offline_hub, positions
 from engines import ENGINES
 

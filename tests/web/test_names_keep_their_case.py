@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.core.config import ROOT
-from app.render import first_upper, templates
+from app.presentation.environment import first_upper, templates
 
 
 def test_first_upper_changes_only_the_first_letter() -> None:

@@ -1,6 +1,7 @@
-"""Drawings kept by their arguments (`pure` in app/render.py): a macro that reads only its
-arguments is drawn once per distinct arguments and language. Pages must read exactly as if
-every drawing were made afresh, whatever came before them, at any time of the room's clock."""
+"""Drawings kept by their arguments (`pure` in app/presentation/jinja_hooks.py): a macro
+that reads only its arguments is drawn once per distinct arguments and language. Pages must
+read exactly as if every drawing were made afresh, whatever came before them, at any time of
+the room's clock."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from typing import Any
 import pytest
 from markupsafe import Markup
 
-from app import i18n, render
+from app import i18n
 from app.db.repo import SeatInfo
+from app.presentation import jinja_hooks
+from app.presentation.environment import templates
+from app.presentation.table import state_html
 from app.realtime.connection import Connection
 from bench.pages import offline_hub, positions
 from engines import ENGINES
@@ -30,9 +34,9 @@ def _counted_macro() -> tuple[Any, list[int]]:
         calls.append(1)
         return ""
 
-    template = render.templates.env.from_string(COUNTED, globals={"tick": tick})
+    template = templates.env.from_string(COUNTED, globals={"tick": tick})
     module: Any = template.module
-    return render.pure(module.word), calls
+    return jinja_hooks.pure(module.word), calls
 
 
 class _Colour(Enum):
@@ -45,19 +49,21 @@ def test_arguments_that_print_differently_are_kept_apart() -> None:
     and its value, NaN and None, and a list passed whole and its items passed one by one."""
     values = [1, 1.0, True, "1", Markup("1"), [1], {"1": 1}, (1,), None, float("nan")]
     values += ["<i>", Markup("<i>"), {1: "a"}, {"1": "a"}, "red"]
-    keys = [render._arguments_key((v,), {}) for v in values]
+    keys = [jinja_hooks._arguments_key((v,), {}) for v in values]
     same = [(a, b) for a, b in combinations(range(len(values)), 2) if keys[a] == keys[b]]
     assert same == []
-    assert render._arguments_key(([1], {"k": 2}), {}) != render._arguments_key((1,), {"k": 2})
-    assert render._arguments_key(({"a": [1, {"b": None}]},), {}) == render._arguments_key(
+    assert jinja_hooks._arguments_key(([1], {"k": 2}), {}) != jinja_hooks._arguments_key(
+        (1,), {"k": 2}
+    )
+    assert jinja_hooks._arguments_key(({"a": [1, {"b": None}]},), {}) == jinja_hooks._arguments_key(
         ({"a": [1, {"b": None}]},), {}
     )
     for unkeyable in (object(), _Colour.RED, {"a": [object()]}):
         with pytest.raises(TypeError):
-            render._arguments_key((unkeyable,), {})
+            jinja_hooks._arguments_key((unkeyable,), {})
     # Markup is kept apart from str by the slower stand-in (marshal refuses str subclasses).
-    assert render._frozen(Markup("1")) != render._frozen("1")
-    assert render._frozen([Markup("1")]) != render._frozen((Markup("1"),))
+    assert jinja_hooks._frozen(Markup("1")) != jinja_hooks._frozen("1")
+    assert jinja_hooks._frozen([Markup("1")]) != jinja_hooks._frozen((Markup("1"),))
 
 
 def test_a_pure_macro_is_drawn_once_per_arguments_and_language() -> None:
@@ -80,14 +86,14 @@ def test_a_pure_macro_is_drawn_once_per_arguments_and_language() -> None:
 def test_what_is_kept_is_bounded_and_the_oldest_goes_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(render, "_PURE", OrderedDict())
-    monkeypatch.setattr(render, "_PURE_SIZE", [0])
-    monkeypatch.setattr(render, "PURE_MAX_CHARS", 2_000)
+    monkeypatch.setattr(jinja_hooks, "_PURE", OrderedDict())
+    monkeypatch.setattr(jinja_hooks, "_PURE_SIZE", [0])
+    monkeypatch.setattr(jinja_hooks, "PURE_MAX_CHARS", 2_000)
     word, calls = _counted_macro()
     drawn = [word(n) for n in range(200)]
-    size = sum(len(v) for v in render._PURE.values())
-    assert render._PURE_SIZE[0] == size <= 2_000
-    assert 0 < len(render._PURE) < 200
+    size = sum(len(v) for v in jinja_hooks._PURE.values())
+    assert jinja_hooks._PURE_SIZE[0] == size <= 2_000
+    assert 0 < len(jinja_hooks._PURE) < 200
     kept = len(calls)
     word(199)  # the newest is still kept
     assert len(calls) == kept
@@ -136,7 +142,7 @@ def _pages(engine: Any) -> list[str]:
                             conn = Connection(
                                 user_id=user if seat is None else 100 + seat, fmt="html"
                             )
-                            pages.append(render.state_html(hub, conn, 200))
+                            pages.append(state_html(hub, conn, 200))
     return pages
 
 
@@ -145,11 +151,11 @@ def test_pages_read_the_same_as_when_every_drawing_is_made_afresh(
     engine: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     kept = _pages(engine)
-    assert render._PURE, "the seats bar and the board keep drawings"
+    assert jinja_hooks._PURE, "the seats bar and the board keep drawings"
     with monkeypatch.context() as m:
-        m.setattr(render, "_PURE", _Forgetful())
-        m.setattr(render, "_PURE_SIZE", [0])
-        m.setattr(render, "PURE_MAX_CHARS", 10**12)
+        m.setattr(jinja_hooks, "_PURE", _Forgetful())
+        m.setattr(jinja_hooks, "_PURE_SIZE", [0])
+        m.setattr(jinja_hooks, "PURE_MAX_CHARS", 10**12)
         afresh = _pages(engine)
     assert len(kept) == len(afresh)
     for a, b in zip(kept, afresh, strict=True):

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from app import i18n, render
+from app import i18n
 from app.db.repo import SeatInfo
-from app.realtime import messages
+from app.presentation import messages
+from app.presentation.table import state_html
 from app.realtime.connection import Connection
 from app.table import GameLive
 from bench.pages import offline_hub
@@ -74,12 +75,12 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     watcher = Connection(user_id=None, fmt="html")  # a spectator (drawn, not attached)
     clock = [1_000_000.0]
     monkeypatch.setattr(hub, "runtime", dataclasses.replace(hub.runtime, now=lambda: clock[0]))
-    first = render.state_html(hub, watcher, tail)
+    first = state_html(hub, watcher, tail)
     other = Connection(user_id=None, fmt="html")  # a second spectator
-    assert render.state_html(hub, other, tail) is first  # same moment: shared
+    assert state_html(hub, other, tail) is first  # same moment: shared
     for _ in range(40):  # twenty seconds of nobody moving, the page drawn every half second
         clock[0] += 0.5
-        render.state_html(hub, watcher, tail)
+        state_html(hub, watcher, tail)
         messages.state_json_text(hub, None, 0)
     # What is kept: the board (and its cut), the log, and this moment's page, seats, room info
     # (as a dict and encoded) and JSON.
@@ -89,11 +90,11 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     )
 
     # Someone sits down within the same half second: the page shows them online at once.
-    before = render.state_html(hub, watcher, tail)
+    before = state_html(hub, watcher, tail)
     json_before = messages.state_json_text(hub, None, 0)
     await players[1].connect(slug)
     await players[1].wait_version(0)
-    after = render.state_html(hub, watcher, tail)
+    after = state_html(hub, watcher, tail)
     assert after.count("dot online") == before.count("dot online") + 1
     assert messages.state_json_text(hub, None, 0) != json_before
     for p in players:
@@ -256,8 +257,8 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
 
     def push(conn: Connection) -> str:
         """Draw `conn`'s push; check the log it then shows; say how its log came."""
-        frame = render.state_html(hub, conn, tail)
-        fresh = render.state_html(hub, Connection(user_id=conn.user_id, fmt="html"), tail)
+        frame = state_html(hub, conn, tail)
+        fresh = state_html(hub, Connection(user_id=conn.user_id, fmt="html"), tail)
         shown[id(conn)] = _read_log(shown.get(id(conn), []), frame, tail)
         assert shown[id(conn)] == _LINE.findall(_LOG.findall(fresh)[0][1])
         found = _LOG.findall(frame)
@@ -294,11 +295,11 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
     assert any(len(lines) == tail for lines in shown.values())  # the tail was reached
 
     conns[0].log_version = -1  # a sync: the whole log again
-    assert _LOG.findall(render.state_html(hub, conns[0], tail))[0][0] == "true"
+    assert _LOG.findall(state_html(hub, conns[0], tail))[0][0] == "true"
     with i18n.use("pl"):  # another language: the whole log, in it
-        frame = render.state_html(hub, conns[1], tail)
+        frame = state_html(hub, conns[1], tail)
         assert _LOG.findall(frame)[0][0] == "true"
-    assert 'id="log"' not in render.state_html(hub, conns[2], tail)  # nothing new: no log
+    assert 'id="log"' not in state_html(hub, conns[2], tail)  # nothing new: no log
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.spec.id)

@@ -16,7 +16,7 @@ from app.db import repo
 from app.errors import Refusal
 from app.history import export_game, import_game
 from app.i18n import N_
-from app.realtime.messages import room_info
+from app.presentation.messages import room_info
 from app.table import Table, clean_chat
 from app.tables import create_table, lobby_listing, playable_engines
 from engines import get_engine

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app import identity
 from app.api.deps import HubsDep, SessionDep, UserDep, sign_in
 from app.db import repo
-from app.render import templates
+from app.presentation.environment import templates
 
 router = APIRouter()
 

@@ -16,7 +16,7 @@ from app.db.models import User
 from app.errors import Refusal
 from app.history import import_game
 from app.i18n import N_
-from app.render import templates
+from app.presentation.environment import templates
 from app.tables import playable_engines
 
 router = APIRouter()

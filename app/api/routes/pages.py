@@ -16,8 +16,8 @@ from app.db import repo
 from app.errors import Refusal
 from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
-from app.realtime.messages import room_info, standing_names
-from app.render import game_title, templates
+from app.presentation.environment import game_title, templates
+from app.presentation.messages import room_info, standing_names
 from app.tables import (
     create_table,
     lobby_listing,

@@ -15,13 +15,15 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import i18n, identity, render
+from app import i18n, identity
 from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import RateWindow
 from app.i18n import N_
+from app.presentation.messages import encode_json, state_json_text
+from app.presentation.simple import chat_html, error_html, lobby_html
+from app.presentation.table import presence_html, state_html
 from app.realtime.connection import Connection, SendWatch
-from app.realtime.messages import encode_json, state_json_text
 from app.realtime.protocol import (
     Act,
     Chat,
@@ -59,7 +61,7 @@ async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: 
     if fmt == "json":
         await ws.send_json(error_message(code, text, message, {}))
     else:
-        await ws.send_text(render.error_html(code, text))
+        await ws.send_text(error_html(code, text))
     await ws.close(close_code, text.encode()[:120].decode(errors="ignore"))
 
 
@@ -103,7 +105,7 @@ async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Setting
             data: Any = (
                 error_message(code, message, template, params)
                 if json_fmt
-                else render.error_html(code, message)
+                else error_html(code, message)
             )
             await _send(ws, conn, data, sends)
         elif kind == "state":
@@ -115,20 +117,20 @@ async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Setting
                 data = state_json_text(hub, hub.seat_of(conn.user_id), conn.log_version)
                 conn.log_version = key[0]
             else:
-                data = render.state_html(hub, conn, settings.log_tail)
+                data = state_html(hub, conn, settings.log_tail)
             await _send(ws, conn, data, sends)
         elif kind == "presence":
             data = (
                 presence_message(hub.presence.online_seats())
                 if json_fmt
-                else render.presence_html(hub, conn)
+                else presence_html(hub, conn)
             )
             await _send(ws, conn, data, sends)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
             lines = list(hub.chat.lines) if payload is None else [payload]
             history = payload is None
-            data = chat_message(lines, history) if json_fmt else render.chat_html(lines, history)
+            data = chat_message(lines, history) if json_fmt else chat_html(lines, history)
             await _send(ws, conn, data, sends)
 
 
@@ -259,7 +261,7 @@ async def lobby_socket(ws: WebSocket) -> None:
             if conn.fmt == "json":
                 await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
             else:
-                await ws.send_text(render.lobby_html(rows, hubs.runtime.now()))
+                await ws.send_text(lobby_html(rows, hubs.runtime.now()))
 
     pusher = asyncio.create_task(push())
     try:

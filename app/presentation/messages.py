@@ -1,6 +1,7 @@
 """The JSON messages the server sends: room facts and per-connection state messages.
 
-Pure builders over a hub's public facts and engine views; HTML fragments are `app.render`'s.
+Pure builders over a hub's public facts and engine views; HTML fragments are
+`app.presentation.table`'s.
 """
 
 from __future__ import annotations

@@ -1,0 +1,30 @@
+"""The small fragments outside the table page: an error toast, the lobby's table list and
+chat lines (each the same for everyone who receives it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.repo import LobbyRow
+from app.presentation.environment import templates
+
+
+def error_html(code: str, message: str) -> str:
+    """A toast with the refusal."""
+    ctx = {"code": code, "message": message}
+    return templates.env.get_template("partials/toast.html").render(ctx)
+
+
+def lobby_html(rows: list[LobbyRow], now: float) -> str:
+    """The lobby's table list as an out-of-band fragment."""
+    return templates.env.get_template("partials/lobby_tables.html").render(
+        {"rows": rows, "oob": True, "now": now}
+    )
+
+
+def chat_html(lines: list[dict[str, Any]], history: bool) -> str:
+    """Chat lines: the whole list replaced (history) or new lines appended. Chat is the same
+    for everyone at the table, so this depends on nothing about the viewer."""
+    return templates.env.get_template("partials/chat.html").render(
+        {"lines": lines, "history": history}
+    )
