@@ -20,10 +20,10 @@ from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
-from app.db.repo import LobbyRow
 from app.i18n import N_
 from app.realtime.hub import Connection, RoomHub
 from app.realtime.messages import room_info, standing_names
+from app.store.lobby import LobbyRow
 from engines import ENGINES, REGISTRY
 from engines.core import Phrase
 

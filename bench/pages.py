@@ -17,8 +17,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from app import i18n, render
-from app.db.repo import SeatInfo
 from app.realtime.hub import Connection, GameLive, RoomHub, Runtime
+from app.store.rooms import SeatInfo
 from engines import ENGINES
 from engines.core import Engine
 

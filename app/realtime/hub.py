@@ -30,18 +30,20 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import bots, clocks, i18n, identity
-from app.db import repo
-from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
 from app.memory import Trimmer
 from app.metrics import Metrics
 from app.realtime.bus import LocalBus, RedisBus
 from app.realtime.protocol import Act
+from app.store import games, people, rooms
+from app.store.base import Conflict, NotFound, Store
+from app.store.moves import MoveRecord, game_moves
+from app.store.notes import add_chat, add_room_event, recent_chat, room_events
+from app.store.sql import SqlStore
 from engines import get_engine, verify
 from engines.core import Engine, Event, GameError, Seat, Step, Term, who
 
@@ -83,10 +85,6 @@ def chat_line(row: Any) -> dict[str, Any]:
         "text": row.text,
         "at": at.isoformat(timespec="seconds"),
     }
-
-
-class _LostRace(Exception):
-    """Another process made the same room change first."""
 
 
 @dataclass(frozen=True)
@@ -253,7 +251,7 @@ class NextVersion:
 
 
 _Names = tuple[
-    str, tuple[tuple[Seat, repo.SeatInfo], ...], dict[Seat, str], tuple[tuple[Seat, str], ...]
+    str, tuple[tuple[Seat, rooms.SeatInfo], ...], dict[Seat, str], tuple[tuple[Seat, str], ...]
 ]
 """RoomHub._names_now: (language, seats, names by seat, the names as a sorted tuple)."""
 
@@ -370,8 +368,8 @@ class RoomHub:
     ) -> None:
         self.sessions = sessions
         self.runtime = runtime or Runtime()
-        self.writer: MoveWriter | None = None
-        """PostgreSQL in AUTOCOMMIT mode: a plain move is one statement (repo)."""
+        self.store: Store = SqlStore(sessions)
+        """Where room changes and moves are written (`Hubs.store`)."""
         self.lock = asyncio.Lock()
         self.room_id: int = room.id
         self.slug: str = room.slug
@@ -387,7 +385,7 @@ class RoomHub:
         self.bot_level: str = room.bot_level
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
-        self.seats: dict[Seat, repo.SeatInfo] = {}
+        self.seats: dict[Seat, rooms.SeatInfo] = {}
         self.offline_since: dict[Seat, float] = {}
         self._bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -402,7 +400,7 @@ class RoomHub:
         (app.render.shared_board), also cut at its markers, and the log fragments."""
         self.connections: set[Connection] = set()
         self.on_lobby_change: Callable[[], None] = lambda: None
-        self.on_room_created: Callable[[Any, list[repo.SeatInfo]], object] = lambda r, s: None
+        self.on_room_created: Callable[[Any, list[rooms.SeatInfo]], object] = lambda r, s: None
         """Hubs.adopt: a rematch this hub just created is kept in memory as written."""
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self._chat_sent: dict[int, deque[float]] = {}
@@ -424,22 +422,22 @@ class RoomHub:
 
     async def load(self, session: AsyncSession) -> None:
         """Read seats and the game (snapshot + move log) from the database."""
-        self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
         self.chat_log.extend(
-            chat_line(m) for m in await repo.recent_chat(session, self.room_id, CHAT_KEPT)
+            chat_line(m) for m in await recent_chat(session, self.room_id, CHAT_KEPT)
         )
         now = self.runtime.now()
         self.offline_since = {s: now for s, info in self.seats.items() if not info.is_bot}
         if self.rematch_slug is not None:
-            rematch = await repo.get_room(session, self.rematch_slug)
+            rematch = await rooms.get_room(session, self.rematch_slug)
             self.rematch_code = rematch.invite_code if rematch else None
-        game = await repo.game_for_room(session, self.room_id)
+        game = await games.game_for_room(session, self.room_id)
         if game is None:
             return
-        moves = await repo.game_moves(session, game.id)
+        moves = await game_moves(session, game.id)
         notes = [
             (n.version, Event.from_json({"text": n.text, "params": n.params}))
-            for n in await repo.room_events(session, self.room_id)
+            for n in await room_events(session, self.room_id)
         ]
         # "The game begins" (a table line at version 0), the opening's events, then each
         # version's move events followed by the table's own lines of that version.
@@ -464,8 +462,8 @@ class RoomHub:
     async def reload_game(self) -> None:
         """Re-read the game from the database (another process moved it on)."""
         async with self.sessions() as session:
-            self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
-            room = await repo.get_room(session, self.slug)
+            self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
+            room = await rooms.get_room(session, self.slug)
             if room is not None:
                 self.status = room.status
                 self.rematch_slug = room.rematch_slug
@@ -666,12 +664,6 @@ class RoomHub:
             seat = self._free_seat(seat)
             wanted = seat
 
-            async def write(session: AsyncSession) -> None:
-                await repo.add_seat(session, self.room_id, wanted, user_id)
-
-            async def at_once(writer: MoveWriter) -> bool:
-                return await writer.add_seat(self.room_id, self.status, wanted, user_id, None)
-
             def recheck() -> None:
                 if self.status != "open":
                     raise Refusal("already_started", N_("This table has already started."))
@@ -680,8 +672,10 @@ class RoomHub:
                 if wanted in self.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._room_write(write, recheck, at_once)
-            self.seats[seat] = repo.SeatInfo(seat, user_id, name)
+            await self._room_write(
+                self.store.take_seat(self.room_id, self.status, wanted, user_id, None), recheck
+            )
+            self.seats[seat] = rooms.SeatInfo(seat, user_id, name)
             self._changed("join")
             return seat
 
@@ -697,10 +691,9 @@ class RoomHub:
             if user_id == self.host_id:
                 raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.remove_seat(session, self.room_id, user_id)
-
-            await self._room_write(write, self._still_open)
+            await self._room_write(
+                self.store.leave_seat(self.room_id, self.status, user_id), self._still_open
+            )
             del self.seats[seat]
             self._changed("leave")
 
@@ -712,10 +705,9 @@ class RoomHub:
             if self.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.set_room(session, self.room_id, status="closed")
-
-            await self._room_write(write, self._still_open)
+            await self._room_write(
+                self.store.close_table(self.room_id, self.status), self._still_open
+            )
             self.status = "closed"
             self._changed("close")
 
@@ -777,25 +769,13 @@ class RoomHub:
             # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
             compact = [info.seat for info in order] != list(range(len(order)))
 
-            async def write(session: AsyncSession) -> Any:
-                stored = await repo.room_seats(session, self.room_id)
-                if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
-                    raise _LostRace  # someone sat down or left through another process
-                if compact:
-                    await repo.compact_seats(session, self.room_id, order)
-                await repo.set_room(session, self.room_id, status="playing", num_seats=players)
-                game = await repo.create_game(session, repo.new_game(**record))
-                await repo.add_room_event(session, self.room_id, 0, opening)
-                if compact:
-                    stored = await repo.room_seats(session, self.room_id)
+            game = games.new_game(**record)
+            stored = await self._room_write(
+                self.store.start(game, seated, opening, order if compact else None),
+                self._still_open,
+            )
+            if stored is not None:
                 self.seats = {s.seat: s for s in stored}
-                return game
-
-            async def at_once(writer: MoveWriter) -> Any:
-                game = repo.new_game(**record)
-                return game if await writer.start(game, seated, opening) else None
-
-            game = await self._room_write(write, self._still_open, None if compact else at_once)
             self.status = "playing"
             self.num_seats = players
             self.offline_since = {
@@ -835,19 +815,15 @@ class RoomHub:
             seat = self._free_seat(seat)
             wanted = seat
 
-            async def write(session: AsyncSession) -> None:
-                await repo.add_bot(session, self.room_id, wanted, level)
-
-            async def at_once(writer: MoveWriter) -> bool:
-                return await writer.add_seat(self.room_id, self.status, wanted, None, level)
-
             def recheck() -> None:
                 self._still_open()
                 if wanted in self.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._room_write(write, recheck, at_once)
-            self.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
+            await self._room_write(
+                self.store.take_seat(self.room_id, self.status, wanted, None, level), recheck
+            )
+            self.seats[seat] = rooms.SeatInfo(seat, None, rooms.bot_name(seat, level), level)
             self._changed("add_bot")
             return seat
 
@@ -862,10 +838,9 @@ class RoomHub:
             if info is None or not info.is_bot:
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.remove_seat_at(session, self.room_id, seat)
-
-            await self._room_write(write, self._still_open)
+            await self._room_write(
+                self.store.free_seat(self.room_id, self.status, seat), self._still_open
+            )
             del self.seats[seat]
             self._changed("remove_bot")
 
@@ -942,11 +917,11 @@ class RoomHub:
             if self.rematch_slug is None:
                 line = Event.public(N_("%(who)s started a rematch."), who=who(seat))
                 bots = [
-                    repo.SeatInfo(s, None, info.name, info.bot_level)
+                    rooms.SeatInfo(s, None, info.name, info.bot_level)
                     for s, info in self.seats.items()
                     if info.bot_level is not None
                 ]
-                created = [repo.SeatInfo(seat, user_id, self.seats[seat].name), *bots]
+                created = [rooms.SeatInfo(seat, user_id, self.seats[seat].name), *bots]
                 fields: dict[str, Any] = {
                     "host_id": user_id,
                     "game_id": self.game_id,
@@ -957,21 +932,18 @@ class RoomHub:
                     "bot_level": self.bot_level,
                 }
                 try:
-                    if self.writer is not None and self.game is not None:
-                        room = repo.new_room(**fields)
-                        note = (self.game.version, line)
-                        if not await self.writer.create_room(room, created, self.room_id, note):
-                            raise _LostRace
+                    room = rooms.new_room(**fields)
+                    note = (self.game.version, line) if self.game is not None else None
+                    await self.store.create_rematch(room, created, self.room_id, note)
+                    if self.game is not None and note is not None:
                         self.game.log.append(note)
-                    else:
-                        room = await self._create_rematch(fields, seat, bots, line)
                     self.rematch_slug = room.slug
                     self.rematch_code = room.invite_code
                     self.on_room_created(room, created)
-                except _LostRace:
+                except Conflict:
                     # Another process linked a rematch first: everyone joins that one.
                     async with self.sessions() as session:
-                        old = await repo.get_room(session, self.slug)
+                        old = await rooms.get_room(session, self.slug)
                     self.rematch_slug = old.rematch_slug if old else None
                     self.rematch_code = (await self._rematch_code())[1]
                 self._changed("rematch")
@@ -979,29 +951,10 @@ class RoomHub:
                 return self.rematch_slug, self.rematch_code
             return await self._rematch_code()
 
-    async def _create_rematch(
-        self, fields: dict[str, Any], seat: Seat, bots: list[repo.SeatInfo], line: Event
-    ) -> Any:
-        """The rematch room (`fields` as `repo.create_room` takes them, its host in `seat`)
-        through SQLAlchemy (SQLite), linked to this one (`_LostRace` if another was linked
-        first), and its log line here."""
-        async with self.sessions.begin() as session:
-            room = await repo.create_room(session, **fields, host_seat=seat)
-            for info in bots:
-                assert info.bot_level is not None
-                await repo.add_bot(session, room.id, info.seat, info.bot_level)
-            if not await repo.set_rematch(session, self.room_id, room.slug):
-                raise _LostRace  # rolls the new room back
-        if self.game is not None:
-            async with self.sessions.begin() as session:
-                await repo.add_room_event(session, self.room_id, self.game.version, line)
-            self.game.log.append((self.game.version, line))
-        return room
-
     async def _rematch_code(self) -> tuple[str, str]:
         assert self.rematch_slug is not None
         async with self.sessions() as session:
-            room = await repo.get_room(session, self.rematch_slug)
+            room = await rooms.get_room(session, self.rematch_slug)
         assert room is not None
         return room.slug, room.invite_code
 
@@ -1022,18 +975,10 @@ class RoomHub:
         may have changed them a moment ago."""
         if not self.runtime.bus.enabled:
             return
-        if self.writer is not None:  # PostgreSQL: one statement on the writer's pool
-            now = await self.writer.room_now(self.room_id)
-            if now is None:
-                return
-            status, seats = now
-        else:
-            async with self.sessions() as session:
-                room = await repo.get_room(session, self.slug)
-                if room is None:
-                    return
-                status = room.status
-                seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        try:
+            status, seats = await self.store.table_now(self.room_id)
+        except NotFound:
+            return
         if status != self.status:
             await self.reload_game()
         elif seats != self.seats:
@@ -1044,31 +989,14 @@ class RoomHub:
         if self.status != "open":
             raise Refusal("already_started", N_("The game has already started."))
 
-    async def _room_write(
-        self,
-        write: Callable[[AsyncSession], Awaitable[Any]],
-        recheck: Callable[[], None],
-        at_once: Callable[[MoveWriter], Awaitable[Any]] | None = None,
-    ) -> Any:
-        """One room change in one transaction that first claims the room's row at the status
-        this hub knows (repo.claim_room). If another process changed the room first, reload
-        it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
-        conflict (the client gets the current state).
-
-        On PostgreSQL a change that has an `at_once` form (claim and write in one statement
-        or a few, through `MoveWriter`, outside SQLAlchemy; False or None when it lost) runs
-        that instead, and its value is returned."""
+    async def _room_write(self, change: Awaitable[Any], recheck: Callable[[], None]) -> Any:
+        """One room change (a `Store` write at the status this hub knows). If another process
+        changed the room first (`Conflict`), reload it and refuse: with `recheck`'s reason
+        when the change now makes no sense, else as a conflict (the client gets the current
+        state)."""
         try:
-            if at_once is not None and self.writer is not None:
-                done = await at_once(self.writer)
-                if done is None or done is False:
-                    raise _LostRace
-                return done
-            async with self.sessions.begin() as session:
-                if not await repo.claim_room(session, self.room_id, self.status):
-                    raise _LostRace
-                return await write(session)
-        except (_LostRace, IntegrityError):
+            return await change
+        except Conflict:
             await self.reload_game()
             recheck()
             raise Refusal(
@@ -1092,13 +1020,13 @@ class RoomHub:
         the seat as `%(who)s`."""
         line = Event.public(message, who=who(seat))
         async with self.sessions.begin() as session:
-            await repo.set_control(session, self.room_id, seat, control)
+            await rooms.set_control(session, self.room_id, seat, control)
             if self.game is not None:
-                await repo.add_room_event(session, self.room_id, self.game.version, line)
+                await add_room_event(session, self.room_id, self.game.version, line)
             if control is None and self.game is not None and self.game.clock is not None:
                 clock = dict(self.game.clock)
                 clock["timeouts"] = {**clock["timeouts"], str(seat): 0}
-                if await repo.set_game_clock(session, self.game.db_id, self.game.version, clock):
+                if await games.set_game_clock(session, self.game.db_id, self.game.version, clock):
                     self.game.clock = clock
         self.seats[seat] = replace(self.seats[seat], control=control)
         if self.game is not None:
@@ -1111,7 +1039,7 @@ class RoomHub:
             return
         line = Event.public(message, **params)
         async with self.sessions.begin() as session:
-            await repo.add_room_event(session, self.room_id, self.game.version, line)
+            await add_room_event(session, self.room_id, self.game.version, line)
         self.game.log.append((self.game.version, line))
 
     # ---- the move path --------------------------------------------------------------------------
@@ -1196,7 +1124,7 @@ class RoomHub:
                     count=clocks.TIMEOUTS_BEFORE_AWAY,
                 )
             )
-        move = repo.MoveRecord(
+        move = MoveRecord(
             game_id=game.db_id,
             from_version=game.version,
             seat=seat,
@@ -1206,13 +1134,11 @@ class RoomHub:
             clock=clock,
         )
         started = time.perf_counter()
-        if self.writer is not None and not notes and not away:
-            if result is None:
-                ok = await self.writer.record(move)
-            else:
-                ok = await self.writer.record_last(move, result)
-        else:
-            ok = await self._record(move, result, notes, away)
+        try:
+            await self.store.record_move(self.room_id, move, result, notes, away)
+            ok = True
+        except Conflict:
+            ok = False
         self.runtime.metrics.db_time.observe(time.perf_counter() - started)
         if not ok:
             await self.reload_game()
@@ -1221,28 +1147,6 @@ class RoomHub:
             game, action, NextVersion(seat, step, after, changed, clock, notes, away), timed_out
         )
         return game.version
-
-    async def _record(
-        self,
-        move: repo.MoveRecord,
-        result: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> bool:
-        """A move with what goes with it (table notes, a seat sent away, the game's end) in
-        one transaction."""
-        new_version = move.from_version + 1
-        seat = move.seat
-        async with self.sessions.begin() as session:
-            ok = await repo.record_move(session, move, result)
-            if ok:
-                for note in notes:
-                    await repo.add_room_event(session, self.room_id, new_version, note)
-                if away:
-                    await repo.set_control(session, self.room_id, seat, "away")
-                if result is not None:
-                    await repo.set_room(session, self.room_id, status="finished")
-        return ok
 
     def _committed(self, game: GameLive, action: Any, nxt: NextVersion, timed_out: bool) -> None:
         """After the commit: count and log the move, tell the other processes, advance."""
@@ -1503,10 +1407,10 @@ class RoomHub:
             )
         sent.append(now)
         async with self.sessions() as session, session.begin():
-            user = await repo.get_user(session, user_id)
+            user = await people.get_user(session, user_id)
             if user is None:
                 raise Refusal("no_name", N_("Choose a name before you chat."))
-            row = await repo.add_chat(
+            row = await add_chat(
                 session,
                 room_id=self.room_id,
                 user_id=user_id,
@@ -1625,8 +1529,9 @@ class Hubs:
         self._hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self.evict_after = 600.0
-        self.writer: MoveWriter | None = None
-        """PostgreSQL: the move path's own asyncpg pool, handed to every hub."""
+        self.store: Store = SqlStore(sessions)
+        """Where room changes and moves are written (`app.store.pg.open_store` on PostgreSQL),
+        handed to every hub."""
         self.lobby: set[Connection] = set()
         self.known = identity.Known()
         """Devices checked lately (app.identity): a burst of requests reads them once."""
@@ -1647,11 +1552,11 @@ class Hubs:
                 hub.touched = time.monotonic()
                 return hub
             async with self.sessions() as session:
-                room = await repo.get_room(session, slug)
+                room = await rooms.get_room(session, slug)
                 if room is None:
                     return None
                 hub = RoomHub(self.sessions, room, self.runtime)
-                hub.writer = self.writer
+                hub.store = self.store
                 await hub.load(session)
             self._keep(hub)
             hub.kick_bots()
@@ -1663,7 +1568,7 @@ class Hubs:
         hub.on_room_created = self.adopt
         self._hubs[hub.slug] = hub
 
-    def adopt(self, room: Any, seats: list[repo.SeatInfo]) -> RoomHub:
+    def adopt(self, room: Any, seats: list[rooms.SeatInfo]) -> RoomHub:
         """Keep a room this process has just created (and committed) in memory as it was
         written — open, these `seats`, no game, no chat — so its first join or page does not
         read back what was just stored (4 queries). Nobody else can have changed it yet; if
@@ -1673,7 +1578,7 @@ class Hubs:
         if hub is not None:
             return hub
         hub = RoomHub(self.sessions, room, self.runtime)
-        hub.writer = self.writer
+        hub.store = self.store
         hub.seats = {info.seat: info for info in seats}
         now = self.runtime.now()
         hub.offline_since = {s: now for s, info in hub.seats.items() if not info.is_bot}
@@ -1772,13 +1677,13 @@ class Hubs:
         """
         now = self.runtime.now()
         async with self.sessions.begin() as session:
-            last = await repo.last_heartbeat(session)
+            last = await games.last_heartbeat(session)
             if last is not None and now - last > downtime_grace:
-                for game in await repo.running_clock_games(session):
+                for game in await games.running_clock_games(session):
                     shifted = clocks.shifted(game.clock, now - last)
-                    await repo.set_game_clock(session, game.id, game.version, shifted)
-            await repo.beat(session, now)
-            slugs = await repo.playing_room_slugs(session)
+                    await games.set_game_clock(session, game.id, game.version, shifted)
+            await games.beat(session, now)
+            slugs = await rooms.playing_room_slugs(session)
         for slug in slugs:
             await self.get(slug)
 
@@ -1812,7 +1717,7 @@ class Hubs:
     async def beat(self) -> None:
         """Record that this process is alive (for downtime measurement)."""
         async with self.sessions.begin() as session:
-            await repo.beat(session, self.runtime.now())
+            await games.beat(session, self.runtime.now())
 
     async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
         """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""

@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
-from app.db import repo
-from app.db.models import Game, Move, Room
 from app.realtime.hub import RoomHub
 from app.realtime.messages import room_info
+from app.store import rooms
+from app.store.models import Game, Move, Room
 from engines import get_engine
 from tests.conftest import Server
 from tests.web.clients import Player, hub_of
@@ -40,7 +40,7 @@ async def assert_kept_as_stored(server: Server, slug: str) -> RoomHub:
     hubs = app.state.hubs
     kept = hub_of(app, slug)
     async with hubs.sessions() as session:
-        room = await repo.get_room(session, slug)
+        room = await rooms.get_room(session, slug)
         assert room is not None
         loaded = RoomHub(hubs.sessions, room, hubs.runtime)
         await loaded.load(session)

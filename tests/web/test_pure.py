@@ -15,8 +15,8 @@ import pytest
 from markupsafe import Markup
 
 from app import i18n, render
-from app.db.repo import SeatInfo
 from app.realtime.hub import Connection
+from app.store.rooms import SeatInfo
 from bench.pages import offline_hub, positions
 from engines import ENGINES
 

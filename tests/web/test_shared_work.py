@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from app import i18n, render
-from app.db.repo import SeatInfo
 from app.realtime import messages
 from app.realtime.hub import Connection, GameLive
+from app.store.rooms import SeatInfo
 from bench.pages import offline_hub
 from engines import ENGINES
 from engines.core import Event
