@@ -8,9 +8,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import games, history, people, rooms
+from app.store.moves import game_moves
 from app.table import Table
 from engines import REGISTRY, verify
 from engines.core import GameError
@@ -19,14 +20,14 @@ from engines.core import GameError
 async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
     """The finished game as a self-contained JSON document (format `stolik-game/1`); refused
     while it runs, since the secret and the final state would show hidden cards."""
-    game = await repo.game_for_room(session, hub.room_id)
+    game = await games.game_for_room(session, hub.room_id)
     if game is None or hub.status != "finished" or game.result is None:
         raise Refusal(
             "not_finished",
             N_("The game is not over yet: its record is shown once it has ended."),
             409,
         )
-    moves = await repo.game_moves(session, game.id)
+    moves = await game_moves(session, game.id)
     scheme = "v2" if game.seed_secret is not None else "v1"
     export: dict[str, Any] = {
         "format": verify.FORMAT,
@@ -77,7 +78,7 @@ class Replays:
 
     async def states(self, session: AsyncSession, hub: Table) -> list[Any]:
         """Every state of the room's finished game: index = version."""
-        game = await repo.game_for_room(session, hub.room_id)
+        game = await games.game_for_room(session, hub.room_id)
         if game is None or hub.status != "finished" or game.result is None:
             raise Refusal(
                 "not_finished",
@@ -88,7 +89,7 @@ class Replays:
             states = self._built.pop(game.id)
             self._built[game.id] = states  # most recently used last
             return states
-        moves = await repo.game_moves(session, game.id)
+        moves = await game_moves(session, game.id)
         engine = hub.engine
         options = engine.parse_options(game.options)
 
@@ -172,7 +173,7 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         int(p.get("seat", i)): str(p.get("name") or "?")[:24]
         for i, p in enumerate(export.get("players") or [])
     }
-    room = await repo.create_room(
+    room = await rooms.create_room(
         session,
         host_id=importer_id,
         game_id=engine.spec.id,
@@ -180,14 +181,14 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         num_seats=n,
         private=True,
     )
-    await repo.remove_seat_at(session, room.id, 0)
+    await rooms.remove_seat_at(session, room.id, 0)
     for seat in range(n):
-        guest = await repo.create_user(session, names.get(seat, f"Player {seat + 1}"))
-        await repo.add_seat(session, room.id, seat, guest.id)
+        guest = await people.create_user(session, names.get(seat, f"Player {seat + 1}"))
+        await rooms.add_seat(session, room.id, seat, guest.id)
     scheme = export.get("commitment_scheme")
-    game = await repo.create_game(
+    game = await games.create_game(
         session,
-        repo.new_game(
+        games.new_game(
             room_id=room.id,
             engine=engine.spec.id,
             options=options.model_dump(mode="json"),
@@ -201,12 +202,12 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
             rules_version=str(export.get("rules_version") or "1"),
         ),
     )
-    await repo.store_imported_moves(
+    await history.store_imported_moves(
         session,
         game.id,
         actions,
         [[e.to_json() for e in step] for step in events],
         export["result"],
     )
-    await repo.set_room(session, room.id, status="finished")
+    await rooms.set_room(session, room.id, status="finished")
     return room

@@ -26,8 +26,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import repo
-from app.db.models import User
+from app.store import people
+from app.store.models import User
 
 TOUCH_EVERY = 300.0
 """Seconds between two notes of a device's last use (not a write per request)."""
@@ -156,25 +156,25 @@ async def resolve(
         if user is not None:
             return user
     if not isinstance(sid, str):
-        user = await repo.get_user(db, uid)
+        user = await people.get_user(db, uid)
         if user is None:
             cookie.clear()
             return None
         if upgrade:
-            created = await repo.create_device(db, uid, agent, now)
+            created = await people.create_device(db, uid, agent, now)
             await db.commit()
             cookie["sid"] = created.id
         return user
-    device = await repo.get_device(db, sid)
+    device = await people.get_device(db, sid)
     if device is None or device.user_id != uid or device.revoked is not None:
         cookie.clear()
         return None
     last_seen = device.last_seen
     if now - last_seen > TOUCH_EVERY:
-        await repo.touch_device(db, sid, now)
+        await people.touch_device(db, sid, now)
         await db.commit()
         last_seen = now
-    user = await repo.get_user(db, uid)
+    user = await people.get_user(db, uid)
     if user is not None and known is not None:
         known.put(sid, user, last_seen, now)
     return user
@@ -187,8 +187,8 @@ async def sign_in(
     old = cookie.get("sid")
     old_uid = cookie.get("uid")
     if isinstance(old, str) and isinstance(old_uid, int):
-        await repo.revoke_devices(db, old_uid, now, only=old)
-    device = await repo.create_device(db, user_id, agent, now)
+        await people.revoke_devices(db, old_uid, now, only=old)
+    device = await people.create_device(db, user_id, agent, now)
     remember(cookie, user_id, device.id)
     return device.id
 
@@ -208,7 +208,7 @@ def token_hash(token: str) -> str:
 async def new_link(db: AsyncSession, user_id: int, now: float) -> str:
     """A fresh one-time link token for `user_id` (kept hashed)."""
     token = secrets.token_urlsafe(24)
-    await repo.create_device_link(db, user_id, token_hash(token), now + LINK_LIFETIME)
+    await people.create_device_link(db, user_id, token_hash(token), now + LINK_LIFETIME)
     return token
 
 

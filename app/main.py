@@ -24,14 +24,6 @@ from starlette.middleware.sessions import SessionMiddleware
 from app import logs, memory
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
-from app.db.session import (
-    MoveWriter,
-    head_revision,
-    make_engine,
-    make_session_factory,
-    schema_revision,
-    upgrade_database,
-)
 from app.errors import Refusal
 from app.guard import Guard, RateBudgets
 from app.history import Replays
@@ -39,6 +31,9 @@ from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
 from app.realtime.bus import make_bus
+from app.store.engine import make_engine, make_session_factory
+from app.store.migrate import head_revision, schema_revision, upgrade_database
+from app.store.pg import open_store
 from app.table import Runtime, Tables
 from engines.core import params_to_json
 
@@ -74,7 +69,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         app.state.sessions = make_session_factory(engine)
         hubs = Tables(app.state.sessions, runtime)
         hubs.evict_after = settings.hub_evict_after
-        hubs.writer = await MoveWriter.open(url, settings.db_pool_size // 2)
+        hubs.store = await open_store(url, app.state.sessions, settings.db_pool_size // 2)
         app.state.hubs = hubs
         await bus.start(hubs.follow)
         await hubs.resume()
@@ -86,8 +81,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
             await ticker
         await hubs.shutdown()
         await bus.stop()
-        if hubs.writer is not None:
-            await hubs.writer.close()
+        await hubs.store.close()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

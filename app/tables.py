@@ -10,12 +10,12 @@ from app import clocks
 from app.bots import LEVELS
 from app.clocks import CLOCKS
 from app.core.config import ROOT
-from app.db import repo
-from app.db.models import Room
-from app.db.repo import LobbyRow
-from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import lobby, rooms
+from app.store.base import Store
+from app.store.lobby import LobbyRow
+from app.store.models import Room
 from app.table import Tables
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError, Term
@@ -41,11 +41,10 @@ async def create_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
-    writer: MoveWriter | None = None,
+    store: Store,
 ) -> Room:
-    """Validate and create a room; the host takes seat 0. With a `writer`
-    (PostgreSQL) the room and its seat are stored at once (one statement, committed);
-    otherwise in `session`, which the caller commits."""
+    """Validate and create a room; the host takes seat 0. Stored by `store`: in `session`,
+    which the caller commits, or at once (one statement on PostgreSQL, committed)."""
     engine = REGISTRY.get(game_id)
     if engine is None or not has_screen(game_id):
         raise Refusal(
@@ -78,11 +77,10 @@ async def create_table(
         "clock": clock,
         "bot_level": bot_level,
     }
-    if writer is None:
-        return await repo.create_room(session, **fields)
-    room = repo.new_room(**fields)
-    await writer.create_room(room, [repo.SeatInfo(0, host_id, "")])  # (the name is the user's)
-    return room
+    room = rooms.new_room(**fields)
+    return await store.create_table(
+        session, room, rooms.SeatInfo(0, host_id, "")
+    )  # (the name is the user's)
 
 
 def option_fields(game_id: str) -> list[dict[str, Any]]:
@@ -126,7 +124,7 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
 
 async def lobby_listing(session: AsyncSession, hubs: Tables, user_id: int | None) -> list[LobbyRow]:
     """The lobby's rows, the user's own tables first, each with "your turn" and its clock."""
-    rows = await repo.lobby_rows(session, user_id)
+    rows = await lobby.lobby_rows(session, user_id)
     for row in rows:
         if not row.mine or row.status != "playing":
             continue

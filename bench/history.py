@@ -20,9 +20,10 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from app.db import repo
-from app.db.models import Game, Room, SeatRow, User
-from app.db.session import make_engine, make_session_factory, upgrade_database
+from app.store import history
+from app.store.engine import make_engine, make_session_factory
+from app.store.migrate import upgrade_database
+from app.store.models import Game, Room, SeatRow, User
 
 GAMES = ("incan_gold", "racing_hedgehogs", "karmaka", "ganges", "dreadful_circus")
 
@@ -98,11 +99,11 @@ async def measure(url: str) -> None:
             ("profile (public only)", {"public_only": True}),
         ):
             t = time.perf_counter()
-            games, total = await repo.played_games(session, 1, limit=20, **kwargs)
+            games, total = await history.played_games(session, 1, limit=20, **kwargs)
             ms = (time.perf_counter() - t) * 1000
             print(f"{label:24} {ms:7.1f} ms  ({len(games)} rows of {total})")
         t = time.perf_counter()
-        stats = await repo.game_stats(session, 1, public_only=False)
+        stats = await history.game_stats(session, 1, public_only=False)
         ms = (time.perf_counter() - t) * 1000
         print(f"{'per-game statistics':24} {ms:7.1f} ms  ({sum(s['played'] for s in stats)} games)")
     await engine.dispose()

@@ -20,9 +20,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from app import i18n
-from app.db.repo import SeatInfo
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
+from app.store.rooms import SeatInfo
 from app.table import GameLive, Runtime, Table
 from engines import ENGINES
 from engines.core import Engine

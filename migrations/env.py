@@ -9,8 +9,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from app.core.config import Settings
-from app.db.models import Base
-from app.db.session import make_engine
+from app.store.engine import make_engine
+from app.store.models import Base
 
 config = context.config
 if config.config_file_name is not None and not config.attributes.get("skip_logging"):

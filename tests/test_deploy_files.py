@@ -228,7 +228,7 @@ def test_migrations_upgrade_on_a_fresh_sqlite_file(tmp_path: Path) -> None:
 
     import sqlalchemy as sa
 
-    from app.db.session import upgrade_database
+    from app.store.migrate import upgrade_database
 
     db = tmp_path / "fresh.db"
     asyncio.run(upgrade_database(f"sqlite+aiosqlite:///{db}"))

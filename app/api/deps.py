@@ -10,10 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n, identity
 from app.core.config import Settings
-from app.db import repo
-from app.db.models import User
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import people
+from app.store.models import User
 from app.table import Tables
 
 # Dependencies are `async def` even when they await nothing: FastAPI runs a plain `def`
@@ -90,20 +90,21 @@ def agent_of(request: Request) -> str:
 async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
     """A new guest named `name`, signed in on this browser as a new device; its user id.
 
-    On PostgreSQL, for a browser that brings no earlier device, both rows are written in one
-    statement (`MoveWriter.new_guest`), committed at once; otherwise in `session`, which the
-    caller commits."""
+    For a browser that brings no earlier device the store writes both rows: on PostgreSQL in
+    one statement, committed at once (this process then knows the device without reading it
+    back), on SQLite in `session`. Otherwise, and whatever is in `session`, the caller
+    commits."""
     hubs: Tables = request.app.state.hubs
     cookie = request.session
-    if hubs.writer is not None and "sid" not in cookie and "uid" not in cookie:
-        device_id = repo.new_device_id()
+    if "sid" not in cookie and "uid" not in cookie:
         now = hubs.runtime.now()
-        user = await hubs.writer.new_guest(name, device_id, agent_of(request), now)
-        identity.remember(cookie, user.id, device_id)
-        # Checked, as it were, this instant: the guest's next requests need no database read.
-        hubs.known.put(device_id, user, now, now)
-        return user.id
-    user = await repo.create_user(session, name)
+        guest = await hubs.store.new_guest(session, name, agent_of(request), now)
+        identity.remember(cookie, guest.user.id, guest.device_id)
+        if guest.committed:
+            # Checked, as it were, this instant: the guest's next requests need no database read.
+            hubs.known.put(guest.device_id, guest.user, now, now)
+        return guest.user.id
+    user = await people.create_user(session, name)
     await sign_in(request, session, user.id)
     return user.id
 

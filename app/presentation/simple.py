@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db.repo import LobbyRow
 from app.presentation.environment import templates
+from app.store.lobby import LobbyRow
 
 
 def error_html(code: str, message: str) -> str:

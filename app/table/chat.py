@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import people
+from app.store.notes import add_chat, recent_chat
 
 if TYPE_CHECKING:
     from app.table.table import Table
@@ -67,7 +68,7 @@ class Chat:
         """Read the table's latest lines from the database."""
         self.lines.clear()
         self.lines.extend(
-            chat_line(m) for m in await repo.recent_chat(session, self.table.room_id, CHAT_KEPT)
+            chat_line(m) for m in await recent_chat(session, self.table.room_id, CHAT_KEPT)
         )
 
     def follow(self, line: dict[str, Any]) -> None:
@@ -110,10 +111,10 @@ class Chat:
             )
         sent.append(now)
         async with table.sessions() as session, session.begin():
-            user = await repo.get_user(session, user_id)
+            user = await people.get_user(session, user_id)
             if user is None:
                 raise Refusal("no_name", N_("Choose a name before you chat."))
-            row = await repo.add_chat(
+            row = await add_chat(
                 session,
                 room_id=table.room_id,
                 user_id=user_id,

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import games, rooms
+from app.store.notes import add_room_event
 from engines.core import Event, Seat, who
 
 if TYPE_CHECKING:
@@ -96,13 +97,13 @@ class Control:
         table = self.table
         line = Event.public(message, who=who(seat))
         async with table.sessions.begin() as session:
-            await repo.set_control(session, table.room_id, seat, control)
+            await rooms.set_control(session, table.room_id, seat, control)
             if table.game is not None:
-                await repo.add_room_event(session, table.room_id, table.game.version, line)
+                await add_room_event(session, table.room_id, table.game.version, line)
             if control is None and table.game is not None and table.game.clock is not None:
                 clock = dict(table.game.clock)
                 clock["timeouts"] = {**clock["timeouts"], str(seat): 0}
-                if await repo.set_game_clock(session, table.game.db_id, table.game.version, clock):
+                if await games.set_game_clock(session, table.game.db_id, table.game.version, clock):
                     table.game.clock = clock
         table.seats[seat] = replace(table.seats[seat], control=control)
         if table.game is not None:

@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from app import i18n
-from app.db import repo
+from app.store import rooms
 from engines.core import Seat
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _SEAT_REF = re.compile(r"\{p(\d+)\}")
 
 _Names = tuple[
-    str, tuple[tuple[Seat, repo.SeatInfo], ...], dict[Seat, str], tuple[tuple[Seat, str], ...]
+    str, tuple[tuple[Seat, rooms.SeatInfo], ...], dict[Seat, str], tuple[tuple[Seat, str], ...]
 ]
 """TableLog._names_now: (language, seats, names by seat, the names as a sorted tuple)."""
 

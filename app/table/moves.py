@@ -10,10 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from app import clocks
-from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.protocol import Act
+from app.store.base import Conflict
+from app.store.moves import MoveRecord
 from app.table.live import Committed, GameLive
 from engines.core import Event, GameError, Seat, Step, who
 
@@ -79,7 +80,7 @@ class Moves:
         assert game is not None
         move = self._committed(game, seat, action, step, timed_out)
         result = move.outcome.to_json() if move.outcome else None
-        record = repo.MoveRecord(
+        record = MoveRecord(
             game_id=game.db_id,
             from_version=game.version,
             seat=seat,
@@ -89,14 +90,11 @@ class Moves:
             clock=move.clock,
         )
         started = time.perf_counter()
-        writer = table.writer
-        if writer is not None and not move.notes and not move.away:
-            if result is None:
-                ok = await writer.record(record)
-            else:
-                ok = await writer.record_last(record, result)
-        else:
-            ok = await self._store(record, result, move.notes, move.away)
+        try:
+            await table.store.record_move(table.room_id, record, result, move.notes, move.away)
+            ok = True
+        except Conflict:
+            ok = False
         table.runtime.metrics.db_time.observe(time.perf_counter() - started)
         if not ok:
             await table.reload_game()
@@ -170,28 +168,6 @@ class Moves:
             notes=notes,
             away=away,
         )
-
-    async def _store(
-        self,
-        record: repo.MoveRecord,
-        result: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> bool:
-        """A move with what goes with it (table notes, a seat sent away, the game's end) in
-        one transaction."""
-        table = self.table
-        new_version = record.from_version + 1
-        async with table.sessions.begin() as session:
-            ok = await repo.record_move(session, record, result)
-            if ok:
-                for note in notes:
-                    await repo.add_room_event(session, table.room_id, new_version, note)
-                if away:
-                    await repo.set_control(session, table.room_id, record.seat, "away")
-                if result is not None:
-                    await repo.set_room(session, table.room_id, status="finished")
-        return ok
 
     def advance(self, move: Committed) -> None:
         """Make a committed move the table's new version and tell every connection (the move

@@ -13,9 +13,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks, identity
-from app.db import repo
-from app.db.session import MoveWriter
 from app.realtime.connection import Connection
+from app.store import games, rooms
+from app.store.base import Store
+from app.store.sql import SqlStore
 from app.table.runtime import Runtime
 from app.table.table import Table
 
@@ -33,8 +34,9 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self.evict_after = 600.0
-        self.writer: MoveWriter | None = None
-        """PostgreSQL: the move path's own asyncpg pool, handed to every table."""
+        self.store: Store = SqlStore(sessions)
+        """Where table changes and moves are written (`app.store.pg.open_store` on
+        PostgreSQL), handed to every table."""
         self.lobby: set[Connection] = set()
         self.known = identity.Known()
         """Devices checked lately (app.identity): a burst of requests reads them once."""
@@ -55,11 +57,11 @@ class Tables:
                 table.touched = time.monotonic()
                 return table
             async with self.sessions() as session:
-                room = await repo.get_room(session, slug)
+                room = await rooms.get_room(session, slug)
                 if room is None:
                     return None
                 table = Table(self.sessions, room, self.runtime)
-                table.writer = self.writer
+                table.store = self.store
                 await table.load(session)
             self._keep(table)
             table.bots.kick()
@@ -71,7 +73,7 @@ class Tables:
         table.on_room_created = self.adopt
         self._tables[table.slug] = table
 
-    def adopt(self, room: Any, seats: list[repo.SeatInfo]) -> Table:
+    def adopt(self, room: Any, seats: list[rooms.SeatInfo]) -> Table:
         """Keep a room this process has just created (and committed) in memory as it was
         written — open, these `seats`, no game, no chat — so its first join or page does not
         read back what was just stored (4 queries). Nobody else can have changed it yet; if
@@ -81,7 +83,7 @@ class Tables:
         if table is not None:
             return table
         table = Table(self.sessions, room, self.runtime)
-        table.writer = self.writer
+        table.store = self.store
         table.seats = {info.seat: info for info in seats}
         table.presence.all_offline()
         self._keep(table)
@@ -181,13 +183,13 @@ class Tables:
         """
         now = self.runtime.now()
         async with self.sessions.begin() as session:
-            last = await repo.last_heartbeat(session)
+            last = await games.last_heartbeat(session)
             if last is not None and now - last > downtime_grace:
-                for game in await repo.running_clock_games(session):
+                for game in await games.running_clock_games(session):
                     shifted = clocks.shifted(game.clock, now - last)
-                    await repo.set_game_clock(session, game.id, game.version, shifted)
-            await repo.beat(session, now)
-            slugs = await repo.playing_room_slugs(session)
+                    await games.set_game_clock(session, game.id, game.version, shifted)
+            await games.beat(session, now)
+            slugs = await rooms.playing_room_slugs(session)
         for slug in slugs:
             await self.get(slug)
 
@@ -221,7 +223,7 @@ class Tables:
     async def beat(self) -> None:
         """Record that this process is alive (for downtime measurement)."""
         async with self.sessions.begin() as session:
-            await repo.beat(session, self.runtime.now())
+            await games.beat(session, self.runtime.now())
 
     async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
         """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""

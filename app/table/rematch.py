@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.db import repo
 from app.errors import Refusal
 from app.i18n import N_
-from app.table.seating import LostRace, judged_again
-from engines.core import Event, Seat, who
+from app.store import rooms
+from app.store.base import Conflict
+from app.table.seating import judged_again
+from engines.core import Event, who
 
 if TYPE_CHECKING:
     from app.table.table import Table
@@ -36,11 +37,11 @@ class Rematcher:
             if table.rematch_slug is None:
                 line = Event.public(N_("%(who)s started a rematch."), who=who(seat))
                 bots = [
-                    repo.SeatInfo(s, None, info.name, info.bot_level)
+                    rooms.SeatInfo(s, None, info.name, info.bot_level)
                     for s, info in table.seats.items()
                     if info.bot_level is not None
                 ]
-                created = [repo.SeatInfo(seat, user_id, table.seats[seat].name), *bots]
+                created = [rooms.SeatInfo(seat, user_id, table.seats[seat].name), *bots]
                 fields: dict[str, Any] = {
                     "host_id": user_id,
                     "game_id": table.game_id,
@@ -51,21 +52,18 @@ class Rematcher:
                     "bot_level": table.bot_level,
                 }
                 try:
-                    if table.writer is not None and table.game is not None:
-                        room = repo.new_room(**fields)
-                        note = (table.game.version, line)
-                        if not await table.writer.create_room(room, created, table.room_id, note):
-                            raise LostRace
+                    room = rooms.new_room(**fields)
+                    note = (table.game.version, line) if table.game is not None else None
+                    await table.store.create_rematch(room, created, table.room_id, note)
+                    if table.game is not None and note is not None:
                         table.game.log.append(note)
-                    else:
-                        room = await self._create(fields, seat, bots, line)
                     table.rematch_slug = room.slug
                     table.rematch_code = room.invite_code
                     table.on_room_created(room, created)
-                except LostRace:
+                except Conflict:
                     # Another process linked a rematch first: everyone joins that one.
                     async with table.sessions() as session:
-                        old = await repo.get_room(session, table.slug)
+                        old = await rooms.get_room(session, table.slug)
                     table.rematch_slug = old.rematch_slug if old else None
                     table.rematch_code = (await self._code())[1]
                 table.changed("rematch")
@@ -73,30 +71,10 @@ class Rematcher:
                 return table.rematch_slug, table.rematch_code
             return await self._code()
 
-    async def _create(
-        self, fields: dict[str, Any], seat: Seat, bots: list[repo.SeatInfo], line: Event
-    ) -> Any:
-        """The rematch room (`fields` as `repo.create_room` takes them, its host in `seat`)
-        through SQLAlchemy (SQLite), linked to this one (`LostRace` if another was linked
-        first), and its log line here."""
-        table = self.table
-        async with table.sessions.begin() as session:
-            room = await repo.create_room(session, **fields, host_seat=seat)
-            for info in bots:
-                assert info.bot_level is not None
-                await repo.add_bot(session, room.id, info.seat, info.bot_level)
-            if not await repo.set_rematch(session, table.room_id, room.slug):
-                raise LostRace  # rolls the new room back
-        if table.game is not None:
-            async with table.sessions.begin() as session:
-                await repo.add_room_event(session, table.room_id, table.game.version, line)
-            table.game.log.append((table.game.version, line))
-        return room
-
     async def _code(self) -> tuple[str, str]:
         table = self.table
         assert table.rematch_slug is not None
         async with table.sessions() as session:
-            room = await repo.get_room(session, table.rematch_slug)
+            room = await rooms.get_room(session, table.rematch_slug)
         assert room is not None
         return room.slug, room.invite_code

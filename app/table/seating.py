@@ -10,14 +10,11 @@ import secrets
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app import bots, clocks
-from app.db import repo
-from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.i18n import N_
+from app.store import games, rooms
+from app.store.base import Conflict, NotFound
 from app.table.live import GameLive
 from engines import verify
 from engines.core import Event, Seat, Term
@@ -34,10 +31,6 @@ class _OfTable(Protocol):
 
 
 OwnerT = TypeVar("OwnerT", bound=_OfTable)
-
-
-class LostRace(Exception):
-    """Another process made the same table change first."""
 
 
 def judged_again(
@@ -83,12 +76,6 @@ class Seating:
             seat = self._free_seat(seat)
             wanted = seat
 
-            async def write(session: AsyncSession) -> None:
-                await repo.add_seat(session, table.room_id, wanted, user_id)
-
-            async def at_once(writer: MoveWriter) -> bool:
-                return await writer.add_seat(table.room_id, table.status, wanted, user_id, None)
-
             def recheck() -> None:
                 if table.status != "open":
                     raise Refusal("already_started", N_("This table has already started."))
@@ -97,8 +84,10 @@ class Seating:
                 if wanted in table.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._write(write, recheck, at_once)
-            table.seats[seat] = repo.SeatInfo(seat, user_id, name)
+            await self._write(
+                table.store.take_seat(table.room_id, table.status, wanted, user_id, None), recheck
+            )
+            table.seats[seat] = rooms.SeatInfo(seat, user_id, name)
             table.changed("join")
             return seat
 
@@ -115,10 +104,9 @@ class Seating:
             if user_id == table.host_id:
                 raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.remove_seat(session, table.room_id, user_id)
-
-            await self._write(write, self._still_open)
+            await self._write(
+                table.store.leave_seat(table.room_id, table.status, user_id), self._still_open
+            )
             del table.seats[seat]
             table.changed("leave")
 
@@ -131,10 +119,9 @@ class Seating:
             if table.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.set_room(session, table.room_id, status="closed")
-
-            await self._write(write, self._still_open)
+            await self._write(
+                table.store.close_table(table.room_id, table.status), self._still_open
+            )
             table.status = "closed"
             table.changed("close")
 
@@ -197,25 +184,13 @@ class Seating:
             # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
             compact = [info.seat for info in order] != list(range(len(order)))
 
-            async def write(session: AsyncSession) -> Any:
-                stored = await repo.room_seats(session, table.room_id)
-                if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
-                    raise LostRace  # someone sat down or left through another process
-                if compact:
-                    await repo.compact_seats(session, table.room_id, order)
-                await repo.set_room(session, table.room_id, status="playing", num_seats=players)
-                game = await repo.create_game(session, repo.new_game(**record))
-                await repo.add_room_event(session, table.room_id, 0, opening)
-                if compact:
-                    stored = await repo.room_seats(session, table.room_id)
+            game = games.new_game(**record)
+            stored = await self._write(
+                table.store.start(game, seated, opening, order if compact else None),
+                self._still_open,
+            )
+            if stored is not None:
                 table.seats = {s.seat: s for s in stored}
-                return game
-
-            async def at_once(writer: MoveWriter) -> Any:
-                game = repo.new_game(**record)
-                return game if await writer.start(game, seated, opening) else None
-
-            game = await self._write(write, self._still_open, None if compact else at_once)
             table.status = "playing"
             table.num_seats = players
             table.presence.offline_since = {
@@ -254,19 +229,15 @@ class Seating:
             seat = self._free_seat(seat)
             wanted = seat
 
-            async def write(session: AsyncSession) -> None:
-                await repo.add_bot(session, table.room_id, wanted, level)
-
-            async def at_once(writer: MoveWriter) -> bool:
-                return await writer.add_seat(table.room_id, table.status, wanted, None, level)
-
             def recheck() -> None:
                 self._still_open()
                 if wanted in table.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._write(write, recheck, at_once)
-            table.seats[seat] = repo.SeatInfo(seat, None, repo.bot_name(seat, level), level)
+            await self._write(
+                table.store.take_seat(table.room_id, table.status, wanted, None, level), recheck
+            )
+            table.seats[seat] = rooms.SeatInfo(seat, None, rooms.bot_name(seat, level), level)
             table.changed("add_bot")
             return seat
 
@@ -282,10 +253,9 @@ class Seating:
             if info is None or not info.is_bot:
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
-            async def write(session: AsyncSession) -> None:
-                await repo.remove_seat_at(session, table.room_id, seat)
-
-            await self._write(write, self._still_open)
+            await self._write(
+                table.store.free_seat(table.room_id, table.status, seat), self._still_open
+            )
             del table.seats[seat]
             table.changed("remove_bot")
 
@@ -308,18 +278,10 @@ class Seating:
         table = self.table
         if not table.runtime.bus.enabled:
             return
-        if table.writer is not None:  # PostgreSQL: one statement on the writer's pool
-            now = await table.writer.room_now(table.room_id)
-            if now is None:
-                return
-            status, seats = now
-        else:
-            async with table.sessions() as session:
-                room = await repo.get_room(session, table.slug)
-                if room is None:
-                    return
-                status = room.status
-                seats = {s.seat: s for s in await repo.room_seats(session, table.room_id)}
+        try:
+            status, seats = await table.store.table_now(table.room_id)
+        except NotFound:
+            return
         if status != table.status:
             await table.reload_game()
         elif seats != table.seats:
@@ -331,32 +293,15 @@ class Seating:
         if table.status != "open":
             raise Refusal("already_started", N_("The game has already started."))
 
-    async def _write(
-        self,
-        write: Callable[[AsyncSession], Awaitable[Any]],
-        recheck: Callable[[], None],
-        at_once: Callable[[MoveWriter], Awaitable[Any]] | None = None,
-    ) -> Any:
-        """One room change in one transaction that first claims the table's row at the status
-        this table knows (repo.claim_room). If another process changed the table first, reload
-        it and refuse: with `recheck`'s reason when the change now makes no sense, else as a
-        conflict (the client gets the current state).
-
-        On PostgreSQL a change that has an `at_once` form (claim and write in one statement
-        or a few, through `MoveWriter`, outside SQLAlchemy; False or None when it lost) runs
-        that instead, and its value is returned."""
+    async def _write(self, change: Awaitable[Any], recheck: Callable[[], None]) -> Any:
+        """One table change (a `Store` write at the status this table knows). If another
+        process changed the table first (`Conflict`), reload it and refuse: with `recheck`'s
+        reason when the change now makes no sense, else as a conflict (the client gets the
+        current state)."""
         table = self.table
         try:
-            if at_once is not None and table.writer is not None:
-                done = await at_once(table.writer)
-                if done is None or done is False:
-                    raise LostRace
-                return done
-            async with table.sessions.begin() as session:
-                if not await repo.claim_room(session, table.room_id, table.status):
-                    raise LostRace
-                return await write(session)
-        except (LostRace, IntegrityError):
+            return await change
+        except Conflict:
             await table.reload_game()
             recheck()
             raise Refusal(

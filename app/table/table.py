@@ -26,10 +26,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import repo
-from app.db.session import MoveWriter
 from app.errors import Refusal
 from app.realtime.protocol import Act
+from app.store import games, rooms
+from app.store.base import Store
+from app.store.moves import game_moves
+from app.store.notes import room_events
+from app.store.sql import SqlStore
 from app.table.bots import Bots
 from app.table.chat import Chat, ChatLimits
 from app.table.control import Control
@@ -58,8 +61,8 @@ class Table:
     ) -> None:
         self.sessions = sessions
         self.runtime = runtime or Runtime()
-        self.writer: MoveWriter | None = None
-        """PostgreSQL in AUTOCOMMIT mode: a plain move is one statement (repo)."""
+        self.store: Store = SqlStore(sessions)
+        """Where table changes and moves are written (`Tables.store`)."""
         self.lock = asyncio.Lock()
         self.room_id: int = room.id
         self.slug: str = room.slug
@@ -75,7 +78,7 @@ class Table:
         self.bot_level: str = room.bot_level
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
-        self.seats: dict[Seat, repo.SeatInfo] = {}
+        self.seats: dict[Seat, rooms.SeatInfo] = {}
         self.game: GameLive | None = None
         self.room_rev = 0
         """Bumped by every change of the table that is not a move (seats, status, names)."""
@@ -85,7 +88,7 @@ class Table:
         self._moment: tuple[Any, ...] = ()
         self._moment_cache: dict[tuple[Any, ...], Any] = {}
         self.on_lobby_change: Callable[[], None] = lambda: None
-        self.on_room_created: Callable[[Any, list[repo.SeatInfo]], object] = lambda r, s: None
+        self.on_room_created: Callable[[Any, list[rooms.SeatInfo]], object] = lambda r, s: None
         """Tables.adopt: a rematch this table just created is kept in memory as written."""
         self.leading = True
         """Whether this process made the table's last change (it moves for bots and clocks
@@ -106,19 +109,19 @@ class Table:
 
     async def load(self, session: AsyncSession) -> None:
         """Read seats, chat and the game (snapshot + move log) from the database."""
-        self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
+        self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
         await self.chat.load(session)
         self.presence.all_offline()
         if self.rematch_slug is not None:
-            rematch = await repo.get_room(session, self.rematch_slug)
+            rematch = await rooms.get_room(session, self.rematch_slug)
             self.rematch_code = rematch.invite_code if rematch else None
-        game = await repo.game_for_room(session, self.room_id)
+        game = await games.game_for_room(session, self.room_id)
         if game is None:
             return
-        moves = await repo.game_moves(session, game.id)
+        moves = await game_moves(session, game.id)
         notes = [
             (n.version, Event.from_json({"text": n.text, "params": n.params}))
-            for n in await repo.room_events(session, self.room_id)
+            for n in await room_events(session, self.room_id)
         ]
         # "The game begins" (a table line at version 0), the opening's events, then each
         # version's move events followed by the table's own lines of that version.
@@ -143,8 +146,8 @@ class Table:
     async def reload_game(self) -> None:
         """Re-read the table and its game from the database (another process moved it on)."""
         async with self.sessions() as session:
-            self.seats = {s.seat: s for s in await repo.room_seats(session, self.room_id)}
-            room = await repo.get_room(session, self.slug)
+            self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
+            room = await rooms.get_room(session, self.slug)
             if room is not None:
                 self.status = room.status
                 self.rematch_slug = room.rematch_slug

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
-from app.db import repo
-from app.db.models import Game, Move, Room
 from app.presentation.messages import room_info
+from app.store import rooms
+from app.store.models import Game, Move, Room
 from app.table import Table
 from engines import get_engine
 from tests.conftest import Server
@@ -40,7 +40,7 @@ async def assert_kept_as_stored(server: Server, slug: str) -> Table:
     hubs = app.state.hubs
     kept = hub_of(app, slug)
     async with hubs.sessions() as session:
-        room = await repo.get_room(session, slug)
+        room = await rooms.get_room(session, slug)
         assert room is not None
         loaded = Table(hubs.sessions, room, hubs.runtime)
         await loaded.load(session)

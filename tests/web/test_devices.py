@@ -15,8 +15,8 @@ import httpx
 from itsdangerous import TimestampSigner
 from websockets.asyncio.client import connect
 
-from app.db.models import User
 from app.identity import TOUCH_EVERY, Known
+from app.store.models import User
 from tests.conftest import FakeClock, Server, start_server
 from tests.web.clients import make_table
 

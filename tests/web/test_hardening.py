@@ -16,9 +16,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from app.db.session import head_revision
 from app.guard import CSP
 from app.logs import JsonFormatter, request_id
+from app.store.migrate import head_revision
 from tests.conftest import Server, start_server
 from tests.web.clients import Player, drive, hub_of, make_table
 from tests.web.tables import app_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.db import repo
+from app.store import history
 from tests.conftest import Server
 from tests.web.clients import Player, drive, make_table
 from tests.web.tables import app_of
@@ -61,10 +61,10 @@ async def test_your_games_and_profiles(server: Server) -> None:
     assert re.search(r"Incan Gold</th><td>1</td>", profile)
 
     async with app_of(server).state.sessions() as session:
-        first, total = await repo.played_games(session, uid, limit=1)
-        second, _ = await repo.played_games(session, uid, limit=1, offset=1)
+        first, total = await history.played_games(session, uid, limit=1)
+        second, _ = await history.played_games(session, uid, limit=1, offset=1)
         assert total == 2 and [first[0].slug, second[0].slug] == [private["slug"], public["slug"]]
-        stats = await repo.game_stats(session, uid, public_only=False)
+        stats = await history.game_stats(session, uid, public_only=False)
         assert stats[0]["game"] == "incan_gold" and stats[0]["played"] == 2
     for p in fresh:
         await p.close()

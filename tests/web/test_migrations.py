@@ -9,8 +9,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy.engine import Connection
 
-from app.db.models import Base
-from app.db.session import make_engine, upgrade_database
+from app.store.engine import make_engine
+from app.store.migrate import upgrade_database
+from app.store.models import Base
 
 
 def _diff(connection: Connection) -> list[Any]:

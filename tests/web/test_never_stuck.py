@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.db.models import Move
+from app.store.models import Move
 from tests.conftest import FakeClock, Server, start_server
 from tests.web.clients import Player, hub_of
 from tests.web.tables import (

@@ -26,7 +26,7 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import func, select
 
-from app.db.models import Move, SeatRow
+from app.store.models import Move, SeatRow
 from tests.conftest import Server, start_server
 from tests.web.clients import Player, hub_of, make_table
 from tests.web.tables import app_of, stored_game

@@ -16,11 +16,11 @@ import pytest
 from markupsafe import Markup
 
 from app import i18n
-from app.db.repo import SeatInfo
 from app.presentation import jinja_hooks
 from app.presentation.environment import templates
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
+from app.store.rooms import SeatInfo
 from bench.pages import offline_hub, positions
 from engines import ENGINES
 

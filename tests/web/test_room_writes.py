@@ -13,15 +13,29 @@ import asyncpg
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import repo
-from app.db.models import ChatMessage, Game, Room, SeatRow, User
-from app.db.session import (
-    MoveWriter,
-    SessionFactory,
-    make_engine,
-    make_session_factory,
-    upgrade_database,
+from app.store.engine import SessionFactory, make_engine, make_session_factory
+from app.store.games import create_game, new_game, start_at_once
+from app.store.migrate import upgrade_database
+from app.store.models import ChatMessage, Game, Room, SeatRow, User
+from app.store.moves import MoveRecord, record_last_move_at_once, record_move
+from app.store.notes import add_chat, add_room_event, room_events
+from app.store.people import create_user, get_user, list_devices
+from app.store.pg import PgStore, open_pool
+from app.store.rooms import (
+    SeatInfo,
+    add_seat_at_once,
+    bot_name,
+    create_room,
+    create_room_at_once,
+    get_room,
+    room_now_at_once,
+    room_seats,
+    set_room,
 )
+from app.store.rooms import (
+    new_room as unsaved_room,
+)
+from app.store.writer import MoveWriter
 from engines.core import Event
 from tests.conftest import Server
 from tests.web.clients import Player
@@ -43,14 +57,14 @@ async def new_room(
     session: AsyncSession, host_id: int, *, private: bool = False, game: bool = False
 ) -> tuple[Room, Game | None]:
     """An open Incan Gold room for 4 hosted by `host_id` (and its game at version 0)."""
-    room = await repo.create_room(
+    room = await create_room(
         session, host_id=host_id, game_id="incan_gold", options={}, num_seats=4, private=private
     )
     if not game:
         return room, None
-    made = await repo.create_game(
+    made = await create_game(
         session,
-        repo.new_game(
+        new_game(
             room_id=room.id,
             engine="incan_gold",
             options={},
@@ -65,7 +79,7 @@ async def new_room(
 
 async def rooms_with_games(session: AsyncSession, count: int) -> list[tuple[int, int]]:
     """`count` rooms of one host, each with its game at version 0: (room id, game id)."""
-    host = await repo.create_user(session, "Host")
+    host = await create_user(session, "Host")
     made = []
     for _ in range(count):
         room, game = await new_room(session, host.id, game=True)
@@ -75,15 +89,15 @@ async def rooms_with_games(session: AsyncSession, count: int) -> list[tuple[int,
 
 
 async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str) -> None:
-    """`repo._insert` (users, rooms, games, chat…): the object it returns carries its key and
+    """`rows.insert_row` (users, rooms, games, chat…): the object it returns carries its key and
     every default it was not given, equal to the row loaded afresh, on both databases."""
     async with migrated(db_url) as sessions:
         async with sessions.begin() as session:
-            user = await repo.create_user(session, "Ala")
+            user = await create_user(session, "Ala")
             room, game = await new_room(session, user.id, private=True, game=True)
             assert game is not None
-            await repo.add_room_event(session, room.id, 0, Event.public("The game begins."))
-            line = await repo.add_chat(
+            await add_room_event(session, room.id, 0, Event.public("The game begins."))
+            line = await add_chat(
                 session, room_id=room.id, user_id=user.id, name="Ala", seat=0, text="hi"
             )
         assert user.id and room.id and game.id and line.id
@@ -97,9 +111,9 @@ async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str
                         mine, theirs = mine.replace(tzinfo=None), theirs.replace(tzinfo=None)
                     assert mine == theirs, (model.__name__, column.key, mine, theirs)
             assert room.status == "open" and room.clock == "none" and user.language is None
-            seats = await repo.room_seats(session, room.id)
+            seats = await room_seats(session, room.id)
             assert [(s.seat, s.user_id) for s in seats] == [(0, user.id)]
-            events = await repo.room_events(session, room.id)
+            events = await room_events(session, room.id)
             assert [e.text for e in events] == ["The game begins."]
 
 
@@ -110,8 +124,8 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     room is open and the seat and person free, and writes nothing (False) when the seat or
     the person is taken, or when a start holding the room commits while it waits."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host")
-        guests = [await repo.create_user(session, f"G{i}") for i in range(3)]
+        host = await create_user(session, "Host")
+        guests = [await create_user(session, f"G{i}") for i in range(3)]
         room, _ = await new_room(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
@@ -124,11 +138,11 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
         return [(r["seat"], r["user_id"], r["bot_level"]) for r in rows]
 
     try:
-        assert await repo.add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
-        assert await repo.add_seat_at_once(conn, room.id, "open", 2, None, "easy")
-        assert not await repo.add_seat_at_once(conn, room.id, "open", 1, guests[1].id, None)
-        assert not await repo.add_seat_at_once(conn, room.id, "open", 3, guests[0].id, None)
-        assert not await repo.add_seat_at_once(conn, room.id, "playing", 3, guests[1].id, None)
+        assert await add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
+        assert await add_seat_at_once(conn, room.id, "open", 2, None, "easy")
+        assert not await add_seat_at_once(conn, room.id, "open", 1, guests[1].id, None)
+        assert not await add_seat_at_once(conn, room.id, "open", 3, guests[0].id, None)
+        assert not await add_seat_at_once(conn, room.id, "playing", 3, guests[1].id, None)
         assert await seats() == [(0, host.id, None), (1, guests[0].id, None), (2, None, "easy")]
 
         # A start holds the room's row; the seat waits for it, then sees it started.
@@ -136,7 +150,7 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
         await starting.start()
         await other.execute("UPDATE rooms SET status = 'playing' WHERE id = $1", room.id)
         waiting = asyncio.create_task(
-            repo.add_seat_at_once(conn, room.id, "open", 3, guests[2].id, None)
+            add_seat_at_once(conn, room.id, "open", 3, guests[2].id, None)
         )
         await asyncio.sleep(0.3)
         assert not waiting.done()  # blocked on the room's row, not decided from a snapshot
@@ -156,29 +170,29 @@ async def test_a_rooms_status_and_seats_read_at_once_are_what_the_orm_reads(
     status and seats that `get_room` and `room_seats` give: a person, a bot (its name made
     from seat and level), a bot playing for a person, an empty room, no room."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host Ż")
-        guest = await repo.create_user(session, "Bea")
+        host = await create_user(session, "Host Ż")
+        guest = await create_user(session, "Bea")
         room, _ = await new_room(session, host.id)
         empty, _ = await new_room(session, guest.id)
         await session.execute(delete(SeatRow).where(SeatRow.room_id == empty.id))  # no seats
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
     try:
-        assert await repo.add_seat_at_once(conn, room.id, "open", 2, guest.id, None)
-        assert await repo.add_seat_at_once(conn, room.id, "open", 3, None, "hard")
+        assert await add_seat_at_once(conn, room.id, "open", 2, guest.id, None)
+        assert await add_seat_at_once(conn, room.id, "open", 3, None, "hard")
         await conn.execute(
             "UPDATE seats SET control = 'away' WHERE room_id = $1 AND seat = 2", room.id
         )
         for r in (room, empty):
             async with sessions() as session:
-                row = await repo.get_room(session, r.slug)
+                row = await get_room(session, r.slug)
                 assert row is not None
-                expected = (row.status, {s.seat: s for s in await repo.room_seats(session, r.id)})
-            assert await repo.room_now_at_once(conn, r.id) == expected
-        status, seats = await repo.room_now_at_once(conn, room.id) or ("", {})
+                expected = (row.status, {s.seat: s for s in await room_seats(session, r.id)})
+            assert await room_now_at_once(conn, r.id) == expected
+        status, seats = await room_now_at_once(conn, room.id) or ("", {})
         assert status == "open" and sorted(seats) == [0, 2, 3]
-        assert seats[3].name == repo.bot_name(3, "hard") and seats[2].control == "away"
-        assert await repo.room_now_at_once(conn, 10**9) is None
+        assert seats[3].name == bot_name(3, "hard") and seats[2].control == "away"
+        assert await room_now_at_once(conn, 10**9) is None
     finally:
         await conn.close()
 
@@ -191,12 +205,13 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
     is refused, the others stored), and a move the database rejects fails only itself."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         games = [game_id for _, game_id in await rooms_with_games(session, 12)]
-    writer = await MoveWriter.open(pg_url, 4)
-    assert writer is not None
+    pool = await open_pool(pg_url, 4)
+    assert pool is not None
+    writer = MoveWriter(pool)
     writer.in_flight = 1
 
-    def move(game_id: int, from_version: int, seat: int = 1) -> repo.MoveRecord:
-        return repo.MoveRecord(
+    def move(game_id: int, from_version: int, seat: int = 1) -> MoveRecord:
+        return MoveRecord(
             game_id=game_id,
             from_version=from_version,
             seat=seat,
@@ -242,7 +257,7 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
         )
         assert all(m["seat"] == (1 if m["seq"] == 1 else 2) for m in moves)
     finally:
-        await writer.close()
+        await pool.close()
 
 
 async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> None:
@@ -252,11 +267,11 @@ async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> N
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         rooms = await rooms_with_games(session, 3)
         for room_id, _ in rooms:
-            await repo.set_room(session, room_id, status="playing")
+            await set_room(session, room_id, status="playing")
     result = {"winners": [1], "scores": {"0": 3, "1": 9}}
 
-    def last(game_id: int, from_version: int = 0) -> repo.MoveRecord:
-        return repo.MoveRecord(
+    def last(game_id: int, from_version: int = 0) -> MoveRecord:
+        return MoveRecord(
             game_id=game_id,
             from_version=from_version,
             seat=1,
@@ -268,13 +283,13 @@ async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> N
 
     (orm_room, orm_game), (fast_room, fast_game), (stale_room, stale_game) = rooms
     async with sessions.begin() as session:
-        assert await repo.record_move(session, last(orm_game), result)
-        await repo.set_room(session, orm_room, status="finished")
+        assert await record_move(session, last(orm_game), result)
+        await set_room(session, orm_room, status="finished")
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
     try:
-        assert await repo.record_last_move_at_once(conn, last(fast_game), result)
-        assert not await repo.record_last_move_at_once(conn, last(stale_game, 4), result)
+        assert await record_last_move_at_once(conn, last(fast_game), result)
+        assert not await record_last_move_at_once(conn, last(stale_game, 4), result)
 
         async def stored(room_id: int, game_id: int) -> tuple[Any, ...]:
             game = await conn.fetchrow(
@@ -325,8 +340,8 @@ async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -
     seats = (await host.http.get(f"/api/tables/{slug}")).json()["seats"]
     assert seats[0]["name"] == "Ada L."
     async with app_of(server).state.sessions() as session:
-        devices = await repo.list_devices(session, me["id"])
-        user = await repo.get_user(session, me["id"])
+        devices = await list_devices(session, me["id"])
+        user = await get_user(session, me["id"])
     assert user is not None and user.name == "Ada L."
     assert len(devices) == 1 and devices[0].revoked is None
     assert devices[0].agent == host.http.headers["user-agent"][:160]
@@ -338,11 +353,11 @@ async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -
     r = await bea.http.post("/api/guest", json={"name": "Bea"})
     hubs = app_of(server).state.hubs
     async with app_of(server).state.sessions() as session:
-        (device,) = await repo.list_devices(session, r.json()["id"])
-        stored = await repo.get_user(session, r.json()["id"])
+        (device,) = await list_devices(session, r.json()["id"])
+        stored = await get_user(session, r.json()["id"])
     assert stored is not None
     kept = hubs.known.get(device.id, stored.id, hubs.runtime.now())
-    if hubs.writer is None:
+    if not isinstance(hubs.store, PgStore):
         assert kept is None
     else:
         assert kept is not None
@@ -368,35 +383,35 @@ async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> Non
     statement, read back equal to the object; as a rematch it links the finished room and
     writes its log line, and a second rematch of the same room writes nothing (False)."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host")
-        other_host = await repo.create_user(session, "Other")
+        host = await create_user(session, "Host")
+        other_host = await create_user(session, "Other")
         old, _ = await new_room(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
     try:
         fields: dict[str, Any] = {"game_id": "incan_gold", "options": {"rounds": 5}}
         fields |= {"num_seats": 4, "private": True, "clock": "blitz", "bot_level": "hard"}
-        room = repo.new_room(host_id=host.id, **fields)
-        seats = [repo.SeatInfo(2, host.id, "Host"), repo.SeatInfo(3, None, "Bot", "easy")]
+        room = unsaved_room(host_id=host.id, **fields)
+        seats = [SeatInfo(2, host.id, "Host"), SeatInfo(3, None, "Bot", "easy")]
         line = Event.public("%(who)s started a rematch.", who="{p0}")
-        assert await repo.create_room_at_once(conn, room, seats, old.id, (41, line))
+        assert await create_room_at_once(conn, room, seats, old.id, (41, line))
         async with sessions() as session:
             await _read_back(session, Room, room)
-            placed = await repo.room_seats(session, room.id)
+            placed = await room_seats(session, room.id)
             assert [(s.seat, s.user_id, s.bot_level) for s in placed] == [
                 (2, host.id, None),
                 (3, None, "easy"),
             ]
-            linked = await repo.get_room(session, old.slug)
+            linked = await get_room(session, old.slug)
             assert linked is not None and linked.rematch_slug == room.slug
-            events = await repo.room_events(session, old.id)
+            events = await room_events(session, old.id)
             assert [(e.version, e.text, e.params) for e in events] == [
                 (41, "%(who)s started a rematch.", {"who": "{p0}"})
             ]
 
-        late = repo.new_room(host_id=other_host.id, **fields)
+        late = unsaved_room(host_id=other_host.id, **fields)
         before = await conn.fetchval("SELECT count(*) FROM rooms")
-        assert not await repo.create_room_at_once(conn, late, seats[:1], old.id, (41, line))
+        assert not await create_room_at_once(conn, late, seats[:1], old.id, (41, line))
         assert await conn.fetchval("SELECT count(*) FROM rooms") == before
         assert await conn.fetchval("SELECT count(*) FROM room_events") == 1
         assert await conn.fetchval("SELECT rematch_slug FROM rooms WHERE id = $1", old.id) == (
@@ -412,14 +427,14 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
     the new seat (read after the claim) and writes nothing (False); a started room cannot
     start again."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await repo.create_user(session, "Host")
-        guests = [await repo.create_user(session, f"G{i}") for i in range(2)]
+        host = await create_user(session, "Host")
+        guests = [await create_user(session, f"G{i}") for i in range(2)]
         room, _ = await new_room(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
     def game(players: int) -> Game:
-        return repo.new_game(
+        return new_game(
             room_id=room.id,
             engine="incan_gold",
             options={},
@@ -436,7 +451,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
 
     opening = Event.public("The game begins. Good luck! The shuffle is committed: %(c)s", c="c")
     try:
-        assert await repo.add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
+        assert await add_seat_at_once(conn, room.id, "open", 1, guests[0].id, None)
         seated: dict[int, tuple[int | None, str | None]] = {0: (host.id, None)}
         seated[1] = (guests[0].id, None)
 
@@ -447,7 +462,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
         await other.execute(
             "INSERT INTO seats (room_id, seat, user_id) VALUES ($1, 2, $2)", room.id, guests[1].id
         )
-        waiting = asyncio.create_task(repo.start_at_once(conn, game(2), seated, opening))
+        waiting = asyncio.create_task(start_at_once(conn, game(2), seated, opening))
         await asyncio.sleep(0.3)
         assert not waiting.done()  # blocked on the room's row
         await joining.commit()
@@ -457,16 +472,16 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
 
         seated[2] = (guests[1].id, None)
         made = game(3)
-        assert await repo.start_at_once(conn, made, seated, opening)
+        assert await start_at_once(conn, made, seated, opening)
         async with sessions() as session:
             await _read_back(session, Game, made)
-            events = await repo.room_events(session, room.id)
+            events = await room_events(session, room.id)
             assert [(e.version, e.text, e.params) for e in events] == [
                 (0, opening.message, {"c": "c"})
             ]
         row = await conn.fetchrow("SELECT status, num_seats FROM rooms WHERE id = $1", room.id)
         assert tuple(row) == ("playing", 3)
-        assert not await repo.start_at_once(conn, game(3), seated, opening)
+        assert not await start_at_once(conn, game(3), seated, opening)
         assert await conn.fetchval("SELECT count(*) FROM games") == 1
     finally:
         await conn.close()

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from app import i18n
-from app.db.repo import SeatInfo
 from app.presentation import messages
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
+from app.store.rooms import SeatInfo
 from app.table import GameLive
 from bench.pages import offline_hub
 from engines import ENGINES

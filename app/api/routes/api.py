@@ -12,11 +12,11 @@ from pydantic import BaseModel, Field
 
 from app import i18n
 from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, new_guest, spend_creation
-from app.db import repo
 from app.errors import Refusal
 from app.history import export_game, import_game
 from app.i18n import N_
 from app.presentation.messages import room_info
+from app.store import people, rooms
 from app.table import Table, clean_chat
 from app.tables import create_table, lobby_listing, playable_engines
 from engines import get_engine
@@ -75,7 +75,7 @@ async def guest(
         uid = await new_guest(request, session, name)
     else:
         uid = user.id
-        await repo.rename_user(session, uid, name)
+        await people.rename_user(session, uid, name)
     await session.commit()
     if renaming:  # a new guest sits nowhere yet: no table to tell
         hubs.renamed(uid, name)
@@ -125,10 +125,10 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
-        writer=hubs.writer,
+        store=hubs.store,
     )
     await session.commit()
-    hubs.adopt(room, [repo.SeatInfo(0, user.id, user.name)])
+    hubs.adopt(room, [rooms.SeatInfo(0, user.id, user.name)])
     hubs.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return {"slug": room.slug, "invite_code": room.invite_code, "url": url}

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import identity
 from app.api.deps import HubsDep, SessionDep, UserDep, sign_in
-from app.db import repo
 from app.presentation.environment import templates
+from app.store import people
 
 router = APIRouter()
 
@@ -30,7 +30,7 @@ async def devices(request: Request, session: SessionDep, user: UserDep, hubs: Hu
     if user is None:
         return RedirectResponse("/name?next=/devices", status_code=303)
     this = request.session.get("sid")
-    rows = sorted(await repo.list_devices(session, user.id), key=lambda d: d.id != this)
+    rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
     ctx = {
         "user": user,
         "devices": rows,
@@ -49,7 +49,7 @@ async def sign_out_one(
     """Sign out one device (this one too: then this browser is nobody again)."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
-    await repo.revoke_devices(session, user.id, hubs.runtime.now(), only=device_id)
+    await people.revoke_devices(session, user.id, hubs.runtime.now(), only=device_id)
     await session.commit()
     hubs.person_changed(user.id)
     if device_id == request.session.get("sid"):
@@ -66,7 +66,7 @@ async def sign_out_others(
     if user is None:
         return RedirectResponse("/name", status_code=303)
     keep = request.session.get("sid")
-    await repo.revoke_devices(
+    await people.revoke_devices(
         session, user.id, hubs.runtime.now(), keep=keep if isinstance(keep, str) else None
     )
     await session.commit()
@@ -90,7 +90,7 @@ async def make_link(
         svg, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, svgclass="qr"
     )
     this = request.session.get("sid")
-    rows = sorted(await repo.list_devices(session, user.id), key=lambda d: d.id != this)
+    rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
     ctx = {
         "user": user,
         "devices": rows,
@@ -115,7 +115,7 @@ async def link_page(token: str, request: Request, user: UserDep) -> Response:
 async def use_link(token: str, request: Request, session: SessionDep, hubs: HubsDep) -> Response:
     """Sign this browser in as the link's person, once; a used or expired link says so."""
     now = hubs.runtime.now()
-    user_id = await repo.claim_device_link(session, identity.token_hash(token), now)
+    user_id = await people.claim_device_link(session, identity.token_hash(token), now)
     if user_id is None:
         await session.rollback()
         return templates.TemplateResponse(

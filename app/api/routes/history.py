@@ -11,12 +11,12 @@ from starlette.datastructures import UploadFile
 
 from app import i18n
 from app.api.deps import SessionDep, UserDep
-from app.db import repo
-from app.db.models import User
 from app.errors import Refusal
 from app.history import import_game
 from app.i18n import N_
 from app.presentation.environment import templates
+from app.store import history, people
+from app.store.models import User
 from app.tables import playable_engines
 
 router = APIRouter()
@@ -35,7 +35,7 @@ async def _games_page(
     template: str,
     error: str | None = None,
 ) -> Response:
-    person = await repo.get_user(session, person_id)
+    person = await people.get_user(session, person_id)
     if person is None:
         return templates.TemplateResponse(
             request, "error.html", {"user": viewer, "title": "404", "message": "—"}, 404
@@ -44,7 +44,7 @@ async def _games_page(
     page = max(1, page)
     known = {e.spec.id for e in playable_engines()}
     game_id = game if game in known else None
-    games, total = await repo.played_games(
+    games, total = await history.played_games(
         session,
         person_id,
         game_id=game_id,
@@ -62,7 +62,7 @@ async def _games_page(
         "pages": max(1, -(-total // PAGE)),
         "game": game_id or "",
         "choices": sorted(known),
-        "stats": await repo.game_stats(session, person_id, public_only),
+        "stats": await history.game_stats(session, person_id, public_only),
         "error": error,
     }
     return templates.TemplateResponse(request, template, ctx)

@@ -12,12 +12,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app import i18n
 from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, new_guest, spend_creation
 from app.api.routes.api import clean_name, hub_for
-from app.db import repo
 from app.errors import Refusal
 from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import room_info, standing_names
+from app.store import people, rooms
 from app.tables import (
     create_table,
     lobby_listing,
@@ -75,7 +75,7 @@ async def name_submit(
         uid = await new_guest(request, session, name)
     else:
         uid = user.id
-        await repo.rename_user(session, uid, name)
+        await people.rename_user(session, uid, name)
     await session.commit()
     if renaming:  # a new guest sits nowhere yet: no table to tell
         hubs.renamed(uid, name)
@@ -93,7 +93,7 @@ async def choose_language(
     if lang not in i18n.LANGUAGES:
         raise Refusal("bad_language", N_("That language is not offered."), 422)
     if user is not None:
-        await repo.set_language(session, user.id, lang)
+        await people.set_language(session, user.id, lang)
         await session.commit()
         hubs.person_changed(user.id)
     response = RedirectResponse(target, status_code=303)
@@ -160,7 +160,7 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
-            writer=hubs.writer,
+            store=hubs.store,
         )
         await session.commit()
     except Refusal as exc:
@@ -178,7 +178,7 @@ async def create_from_form(
             },
             status_code=exc.status,
         )
-    hubs.adopt(room, [repo.SeatInfo(0, user.id, user.name)])
+    hubs.adopt(room, [rooms.SeatInfo(0, user.id, user.name)])
     hubs.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return RedirectResponse(url, status_code=303)

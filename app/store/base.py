@@ -1,0 +1,117 @@
+"""The store: the one interface the server writes tables, seats, games and moves through,
+whichever database is behind it, and the outcomes a refused write ends in.
+
+Two implementations: `SqlStore` (app/store/sql.py: SQLAlchemy, SQLite or PostgreSQL) and
+`PgStore` (app/store/pg.py: PostgreSQL, the hot writes as single statements on an asyncpg
+pool, everything else as `SqlStore`). `open_store` picks one for a database URL. Reads and the
+writes that are the same everywhere are functions of the aggregate modules (`rooms`, `games`,
+`moves`, `people`, `notes`, `lobby`, `history`) on a session from `Store.sessions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.engine import SessionFactory
+from app.store.models import Game, Room, User
+from app.store.moves import MoveRecord
+from app.store.rooms import SeatInfo
+from engines.core import Event
+
+
+class Conflict(Exception):
+    """The write lost a race: another writer (another process) changed the table or the game
+    first, and nothing was written. The caller catches up with the database and may retry."""
+
+
+class NotFound(Exception):
+    """There is no such row (e.g. the table is gone)."""
+
+
+@dataclass(frozen=True)
+class NewGuest:
+    """A guest just made, signed in on a new device."""
+
+    user: User
+    device_id: str
+    committed: bool
+    """Already committed (True), or written in the caller's session, which commits it."""
+
+
+class Store(Protocol):
+    """Every write whose form depends on the database, each in its own transaction (unless it
+    takes the caller's `session`). Refusals: `Conflict` when another writer got there first."""
+
+    sessions: SessionFactory
+    """Sessions for the reads and the writes that are the same on every database."""
+
+    async def close(self) -> None:
+        """Let go of what the store holds beside the engine (the asyncpg pool)."""
+
+    # ---- tables and seats
+
+    async def create_table(self, session: AsyncSession, room: Room, host: SeatInfo) -> Room:
+        """Store a new open `room` (made by `rooms.new_room`; its id is set) with its host in
+        `host.seat`; in `session` (the caller commits) or committed at once."""
+
+    async def take_seat(
+        self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
+    ) -> None:
+        """Seat a person (or a bot, `bot_level`) if the table is still at `at_status` and the
+        seat and the person are free; else `Conflict`."""
+
+    async def leave_seat(self, room_id: int, at_status: str, user_id: int) -> None:
+        """Unseat a person if the table is still at `at_status`; else `Conflict`."""
+
+    async def free_seat(self, room_id: int, at_status: str, seat: int) -> None:
+        """Empty a seat (a bot's) if the table is still at `at_status`; else `Conflict`."""
+
+    async def close_table(self, room_id: int, at_status: str) -> None:
+        """Mark the table closed if it is still at `at_status`; else `Conflict`."""
+
+    async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
+        """The table's status and occupied seats as the database has them now; `NotFound`."""
+
+    async def create_rematch(
+        self, room: Room, seats: list[SeatInfo], of_room: int, note: tuple[int, Event] | None
+    ) -> None:
+        """Store `room` (made by `rooms.new_room`) with `seats` (its host first, then bots) as
+        the rematch of the finished table `of_room`, linked to it, and `note` (version, line)
+        in that table's log; `Conflict` (nothing written) if a rematch was linked first."""
+
+    # ---- games and moves
+
+    async def start(
+        self,
+        game: Game,
+        seated: dict[int, tuple[int | None, str | None]],
+        opening: Event,
+        compact: list[SeatInfo] | None,
+    ) -> list[SeatInfo] | None:
+        """Start the open table of `game` (made by `games.new_game`; its id is set): claim it
+        as playing with `game.num_players` seats, check its seats are still `seated` (seat:
+        user id, bot level), renumber them 0..k-1 in the order of `compact` if given, store
+        the game and its `opening` log line. Returns the seats as read from the database, or
+        None when they are the ones the caller has. `Conflict` (nothing written) if the table
+        is no longer open or someone sat down or left meanwhile."""
+
+    async def record_move(
+        self,
+        room_id: int,
+        move: MoveRecord,
+        result: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+    ) -> None:
+        """Append `move` and the game's new snapshot if the game is still at
+        `move.from_version`, with what goes with it: the table's log `notes`, the seat sent
+        `away` (a bot plays it), and for the last move the game's `result` and the table
+        finished. `Conflict` (nothing written) if another writer got there first."""
+
+    # ---- people
+
+    async def new_guest(self, session: AsyncSession, name: str, agent: str, now: float) -> NewGuest:
+        """A new guest named `name`, signed in on a new device (the browser's `agent`)."""

@@ -1,0 +1,182 @@
+"""Games: the record made at the start (and the PostgreSQL start in one transaction), the
+turn clocks and the heartbeat that lets deadlines skip a server's downtime."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.models import (
+    Game,
+    Heartbeat,
+    utcnow,
+)
+from app.store.rows import as_json, insert_row
+from engines.core import Event
+
+
+def new_game(
+    *,
+    room_id: int,
+    engine: str,
+    options: dict[str, Any],
+    num_players: int,
+    seed: int,
+    seed_commitment: str,
+    snapshot: dict[str, Any],
+    clock: dict[str, Any] | None = None,
+    opening: list[dict[str, Any]] | None = None,
+    seed_secret: str | None = None,
+    seed_salt: str | None = None,
+    rules_version: str = "1",
+) -> Game:
+    """A game record at version 0, not stored yet (`create_game`, `start_at_once`)."""
+    now = utcnow()
+    return Game(
+        room_id=room_id,
+        engine=engine,
+        options=options,
+        num_players=num_players,
+        seed=seed,
+        seed_commitment=seed_commitment,
+        version=0,
+        snapshot=snapshot,
+        status="playing",
+        clock=clock,
+        opening=opening,
+        seed_secret=seed_secret,
+        seed_salt=seed_salt,
+        rules_version=rules_version,
+        result=None,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+async def create_game(session: AsyncSession, game: Game) -> Game:
+    """Store a game record made by `new_game` (its key and defaults read back into it)."""
+    return await insert_row(session, game)
+
+
+async def game_for_room(session: AsyncSession, room_id: int) -> Game | None:
+    """The room's game, if it has started."""
+    result = await session.execute(select(Game).where(Game.room_id == room_id))
+    return result.scalar_one_or_none()
+
+
+async def set_game_clock(
+    session: AsyncSession, game_id: int, version: int, clock: dict[str, Any] | None
+) -> bool:
+    """Store the clock of a game still at `version` (False if it has moved on)."""
+    updated = await session.execute(
+        update(Game).where(Game.id == game_id, Game.version == version).values(clock=clock)
+    )
+    return bool(updated.rowcount == 1)  # type: ignore[attr-defined]
+
+
+async def running_clock_games(session: AsyncSession) -> list[Game]:
+    """Every unfinished game that has a clock."""
+    result = await session.execute(
+        select(Game).where(Game.status == "playing", Game.clock.is_not(None))
+    )
+    return list(result.scalars().all())
+
+
+async def last_heartbeat(session: AsyncSession) -> float | None:
+    """When a server process last said it was alive."""
+    result = await session.execute(select(func.max(Heartbeat.at)))
+    value = result.scalar_one_or_none()
+    return None if value is None else float(value)
+
+
+async def beat(session: AsyncSession, now: float) -> None:
+    """Record that a server process is alive now (one row kept). An upsert: two processes
+    starting at once both find no row, and a plain INSERT made the second one fail."""
+    upsert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    await session.execute(
+        upsert(Heartbeat)
+        .values(id=1, at=now)
+        .on_conflict_do_update(index_elements=[Heartbeat.id], set_={"at": now})
+    )
+
+
+_START_CLAIM = """
+UPDATE rooms SET status = 'playing', num_seats = $2
+WHERE rooms.id = $1 AND rooms.status = 'open'
+RETURNING rooms.id
+"""
+
+
+_START_SEATS = "SELECT seat, user_id, bot_level FROM seats WHERE room_id = $1"
+
+
+_START_GAME = """
+WITH game AS (
+    INSERT INTO games (room_id, engine, options, num_players, seed, seed_commitment,
+                       seed_secret, seed_salt, rules_version, version, snapshot, status, result,
+                       opening, clock, created_at, updated_at)
+    VALUES ($1, $2, $3::json, $4, $5, $6, $7, $8, $9, 0, $10::json, 'playing', NULL, $11::json,
+            $12::json, $13, $13)
+    RETURNING games.id
+),
+noted AS (
+    INSERT INTO room_events (room_id, version, text, params, created_at)
+    SELECT $1, 0, $14, $15::json, $13 FROM game
+)
+SELECT id FROM game
+"""
+
+
+class _SeatsMoved(Exception):
+    """The seats in the database are not the ones the start was decided on (rolls back)."""
+
+
+async def start_at_once(
+    conn: asyncpg.Connection,
+    game: Game,
+    seated: dict[int, tuple[int | None, str | None]],
+    opening: Event,
+) -> bool:
+    """Start the room of `game` (made, not stored; its id is set) in one transaction of three
+    statements: claim the open room as playing with `game.num_players` seats, check that its
+    seats are still `seated` (seat: user id, bot level; numbered 0..n-1), store the game at
+    version 0 and its `opening` log line. False (nothing written) if the room is no longer
+    open or someone sat down or left meanwhile.
+
+    The seats are read after the claim, in a statement of their own: it sees every seat
+    committed while the claim waited for the room's row (one statement's snapshot would
+    not)."""
+    line = opening.to_json()
+    try:
+        async with conn.transaction():
+            if await conn.fetchval(_START_CLAIM, game.room_id, game.num_players) is None:
+                return False
+            rows = await conn.fetch(_START_SEATS, game.room_id)
+            if {r[0]: (r[1], r[2]) for r in rows} != seated:
+                raise _SeatsMoved
+            game.id = await conn.fetchval(
+                _START_GAME,
+                game.room_id,
+                game.engine,
+                as_json(game.options),
+                game.num_players,
+                game.seed,
+                game.seed_commitment,
+                game.seed_secret,
+                game.seed_salt,
+                game.rules_version,
+                as_json(game.snapshot),
+                as_json(game.opening),
+                as_json(game.clock),
+                game.created_at,
+                line["text"],
+                as_json(line.get("params")),
+            )
+    except _SeatsMoved:
+        return False
+    return True

@@ -1,0 +1,139 @@
+"""People and their devices: guests, names, languages, signed-in browsers, one-time links.
+
+SQLAlchemy functions take an open `AsyncSession` (the caller owns the transaction); the
+`*_at_once` ones are the PostgreSQL forms on an asyncpg connection (see `app/store/pg.py`).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import asyncpg
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.models import (
+    Device,
+    DeviceLink,
+    User,
+    utcnow,
+)
+from app.store.rows import insert_row
+
+
+async def create_user(session: AsyncSession, name: str) -> User:
+    """A new guest."""
+    return await insert_row(session, User(name=name))
+
+
+async def get_user(session: AsyncSession, user_id: int) -> User | None:
+    """A user by id."""
+    return await session.get(User, user_id)
+
+
+async def rename_user(session: AsyncSession, user_id: int, name: str) -> None:
+    """Change a guest's display name."""
+    await session.execute(update(User).where(User.id == user_id).values(name=name))
+
+
+async def set_language(session: AsyncSession, user_id: int, lang: str) -> None:
+    """Keep the language a person chose."""
+    await session.execute(update(User).where(User.id == user_id).values(language=lang))
+
+
+def new_device_id() -> str:
+    """A new device's id (what its cookie carries, signed)."""
+    return secrets.token_urlsafe(18)
+
+
+async def create_device(session: AsyncSession, user_id: int, agent: str, now: float) -> Device:
+    """Register a newly signed-in browser."""
+    device = Device(
+        id=new_device_id(), user_id=user_id, agent=agent[:160], created=now, last_seen=now
+    )
+    return await insert_row(session, device)
+
+
+async def get_device(session: AsyncSession, device_id: str) -> Device | None:
+    """A device by its id."""
+    return await session.get(Device, device_id)
+
+
+async def touch_device(session: AsyncSession, device_id: str, now: float) -> None:
+    """Note that a device was just used."""
+    await session.execute(update(Device).where(Device.id == device_id).values(last_seen=now))
+
+
+async def list_devices(session: AsyncSession, user_id: int) -> list[Device]:
+    """A person's signed-in devices, most recently used first."""
+    rows = await session.execute(
+        select(Device)
+        .where(Device.user_id == user_id, Device.revoked.is_(None))
+        .order_by(Device.last_seen.desc())
+    )
+    return list(rows.scalars())
+
+
+async def revoke_devices(
+    session: AsyncSession,
+    user_id: int,
+    now: float,
+    *,
+    only: str | None = None,
+    keep: str | None = None,
+) -> int:
+    """Sign out one of a person's devices (`only`) or all but one (`keep`); how many."""
+    query = update(Device).where(Device.user_id == user_id, Device.revoked.is_(None))
+    if only is not None:
+        query = query.where(Device.id == only)
+    if keep is not None:
+        query = query.where(Device.id != keep)
+    result = await session.execute(query.values(revoked=now))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+async def create_device_link(
+    session: AsyncSession, user_id: int, token_hash: str, expires: float
+) -> None:
+    """Keep a one-time link's hash."""
+    session.add(DeviceLink(token_hash=token_hash, user_id=user_id, expires=expires))
+    await session.flush()
+
+
+async def claim_device_link(session: AsyncSession, token_hash: str, now: float) -> int | None:
+    """Use a one-time link: its person, or None when it is unknown, used or expired. One
+    conditional update, so two processes (or two clicks) can never both use it."""
+    result = await session.execute(
+        update(DeviceLink)
+        .where(
+            DeviceLink.token_hash == token_hash,
+            DeviceLink.used.is_(None),
+            DeviceLink.expires > now,
+        )
+        .values(used=now)
+        .returning(DeviceLink.user_id)
+    )
+    return result.scalar_one_or_none()
+
+
+_NEW_GUEST_AT_ONCE = """
+WITH new_user AS (
+    INSERT INTO users (name, language, created_at) VALUES ($1, NULL, $2) RETURNING users.id
+)
+INSERT INTO devices (id, user_id, agent, created, last_seen, revoked)
+SELECT $3, new_user.id, $4, $5, $5, NULL FROM new_user
+RETURNING devices.user_id
+"""
+"""PostgreSQL: `create_user` and `create_device` for a new guest as ONE statement."""
+
+
+async def new_guest_at_once(
+    conn: asyncpg.Connection, name: str, device_id: str, agent: str, now: float
+) -> User:
+    """A new guest signed in on a new device, in one autocommit statement; the guest's row
+    as stored (a detached object)."""
+    user = User(name=name, language=None, created_at=utcnow())
+    user.id = await conn.fetchval(
+        _NEW_GUEST_AT_ONCE, name, user.created_at, device_id, agent[:160], now
+    )
+    return user

@@ -1,0 +1,130 @@
+"""The store on PostgreSQL: the hot writes as one statement each (or one short transaction)
+on a small asyncpg pool of its own, outside SQLAlchemy; everything else as `SqlStore`.
+
+A checkout, AUTOCOMMIT and a compiled statement through SQLAlchemy cost about twice the CPU of
+the statement itself, and a BEGIN … COMMIT transaction costs two more round trips: a move
+(group-committed, `writer.MoveWriter`), the last move, a seat taken, a new guest, a new table
+or rematch and a start go here. A dead connection fails one write; the pool replaces it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store import games, moves, people, rooms
+from app.store.base import Conflict, NewGuest, NotFound, Store
+from app.store.engine import SessionFactory
+from app.store.models import Game, Room
+from app.store.moves import MoveRecord
+from app.store.rooms import SeatInfo
+from app.store.sql import SqlStore
+from app.store.writer import MoveWriter
+from engines.core import Event
+
+
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """The pool's connections only ever run autocommit statements (or a transaction they
+    end): no session state to reset when one goes back to the pool. (asyncpg still rolls back
+    an open transaction; without this it also sent `RESET ALL`, `UNLISTEN *`… — a round trip
+    per move.)"""
+
+
+async def open_pool(url: str, size: int) -> asyncpg.Pool | None:
+    """An asyncpg pool for a PostgreSQL `url` (SQLAlchemy form), None for another database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        return None
+    dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+    return await asyncpg.create_pool(
+        dsn, min_size=1, max_size=max(1, size), reset=_nothing_to_reset
+    )
+
+
+async def open_store(url: str, sessions: SessionFactory, size: int) -> Store:
+    """The store for the database at `url`: `PgStore` with a pool of `size` connections on
+    PostgreSQL, else `SqlStore`."""
+    pool = await open_pool(url, size)
+    if pool is None:
+        return SqlStore(sessions)
+    return PgStore(sessions, pool)
+
+
+class PgStore(SqlStore):
+    """`Store` on PostgreSQL (see the module)."""
+
+    def __init__(self, sessions: SessionFactory, pool: asyncpg.Pool) -> None:
+        super().__init__(sessions)
+        self.pool = pool
+        self.writer = MoveWriter(pool)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def create_table(self, session: AsyncSession, room: Room, host: SeatInfo) -> Room:
+        async with self.pool.acquire() as conn:
+            await rooms.create_room_at_once(conn, room, [host])
+        return room
+
+    async def take_seat(
+        self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
+    ) -> None:
+        async with self.pool.acquire() as conn:
+            if not await rooms.add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level):
+                raise Conflict
+
+    async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
+        async with self.pool.acquire() as conn:
+            now = await rooms.room_now_at_once(conn, room_id)
+        if now is None:
+            raise NotFound
+        return now
+
+    async def create_rematch(
+        self, room: Room, seats: list[SeatInfo], of_room: int, note: tuple[int, Event] | None
+    ) -> None:
+        if note is None:
+            return await super().create_rematch(room, seats, of_room, note)
+        async with self.pool.acquire() as conn:
+            if not await rooms.create_room_at_once(conn, room, seats, of_room, note):
+                raise Conflict
+
+    async def start(
+        self,
+        game: Game,
+        seated: dict[int, tuple[int | None, str | None]],
+        opening: Event,
+        compact: list[SeatInfo] | None,
+    ) -> list[SeatInfo] | None:
+        if compact is not None:  # seats to renumber: the transaction of `SqlStore`
+            return await super().start(game, seated, opening, compact)
+        async with self.pool.acquire() as conn:
+            if not await games.start_at_once(conn, game, seated, opening):
+                raise Conflict
+        return None
+
+    async def record_move(
+        self,
+        room_id: int,
+        move: MoveRecord,
+        result: dict[str, Any] | None,
+        notes: list[Event],
+        away: bool,
+    ) -> None:
+        if notes or away:  # with what goes with it: the transaction of `SqlStore`
+            return await super().record_move(room_id, move, result, notes, away)
+        if result is None:
+            stored = await self.writer.record(move)
+        else:  # at once, outside the batches (a game's moves come one at a time)
+            async with self.pool.acquire() as conn:
+                stored = await moves.record_last_move_at_once(conn, move, result)
+        if not stored:
+            raise Conflict
+
+    async def new_guest(self, session: AsyncSession, name: str, agent: str, now: float) -> NewGuest:
+        device_id = people.new_device_id()
+        async with self.pool.acquire() as conn:
+            user = await people.new_guest_at_once(conn, name, device_id, agent, now)
+        return NewGuest(user, device_id, committed=True)
