@@ -17,6 +17,9 @@ Way = Literal["deed", "ability", "future", "partner"]
 """The ways to play a card: A for points, B for its ability, C to your Future Life, D to your
 partner's Future Life (teams_2v2 only)."""
 
+Pile = Literal["hand", "deck", "future", "deeds"]
+"""A player's piles (the fields of `Player` holding cards)."""
+
 Phase = Literal["play", "extra", "ability", "offer", "reincarnate", "over"]
 
 PromptKind = Literal[
