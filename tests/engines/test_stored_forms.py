@@ -46,7 +46,7 @@ def stored_forms_digest(game_id: str) -> str:
         digest.update(b"\n")
 
     counts = range(engine.spec.min_players, engine.spec.max_players + 1)
-    games = [(n, {}, seed) for n in counts for seed in SEEDS]
+    games: list[tuple[int, dict[str, object], int]] = [(n, {}, s) for n in counts for s in SEEDS]
     games += [(n, options, 1) for options in VARIANTS.get(game_id, []) for n in counts]
     for num_players, options, seed in games:
         try:
