@@ -505,6 +505,17 @@ class Step(Generic[S]):
 
 
 # --------------------------------------------------------------------------------------------
+# Actions: each game declares one pydantic model per action, tagged by a `type` literal, and a
+# discriminated union of them (`Field(discriminator="type")`) that `action_adapter` parses.
+
+
+class ActionModel(BaseModel):
+    """The base of every game's action models: unknown fields are refused, values immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------------------------
 # The engine interface.
 
 

@@ -25,6 +25,7 @@ MIN_HAND_TO_SELL = 4
 """A player holding 3 or fewer cards is never made seller; the game ends at 3 in every hand."""
 LOAD_COINS = ("bendy_marcella", "pickpocket_clowns", "fire_breather")
 TARGET_COUNT = {"bendy_marcella": 1, "knife_thrower": 1, "human_cannonball": 2, "fire_breather": 2}
+"""How many players a loading Performance names (Pickpocket Clowns names none: all load)."""
 
 
 # ---- goods ------------------------------------------------------------------------------------

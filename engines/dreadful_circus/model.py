@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import Rng
+from engines.core import ActionModel, Rng
 
 Phase = Literal[
     "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
@@ -98,32 +98,28 @@ class State(BaseModel):
     choosers_done: int = 0
 
 
-class _Act(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class DraftPick(_Act):
+class DraftPick(ActionModel):
     """Keep one card of the draft packet in hand (variant `draft`)."""
 
     type: Literal["draft_pick"] = "draft_pick"
     card: str
 
 
-class FirstAttraction(_Act):
+class FirstAttraction(ActionModel):
     """Secretly pick the starting Attraction for your area."""
 
     type: Literal["first_attraction"] = "first_attraction"
     card: str
 
 
-class Offer(_Act):
+class Offer(ActionModel):
     """A seller secretly picks the card to sell."""
 
     type: Literal["offer"] = "offer"
     card: str
 
 
-class Bid(_Act):
+class Bid(ActionModel):
     """Place a wagon holding these goods next to offer 0 (first seller's) or 1 (second's)."""
 
     type: Literal["bid"] = "bid"
@@ -151,46 +147,46 @@ class Bid(_Act):
         ]
 
 
-class MoveWagon(_Act):
+class MoveWagon(ActionModel):
     """Move your placed wagon to the other offer (only before the last wagon is placed)."""
 
     type: Literal["move_wagon"] = "move_wagon"
 
 
-class Inspect(_Act):
+class Inspect(ActionModel):
     """A seller picks up a wagon at their offer and looks inside."""
 
     type: Literal["inspect"] = "inspect"
     bidder: int
 
 
-class Accept(_Act):
+class Accept(ActionModel):
     """Take the inspected wagon's contents: its owner wins the offer."""
 
     type: Literal["accept"] = "accept"
 
 
-class Refuse(_Act):
+class Refuse(ActionModel):
     """Give the inspected wagon back, for good."""
 
     type: Literal["refuse"] = "refuse"
 
 
-class ChooseTargets(_Act):
+class ChooseTargets(ActionModel):
     """Name the players a Performance targets."""
 
     type: Literal["choose_targets"] = "choose_targets"
     seats: list[int]
 
 
-class Take(_Act):
+class Take(ActionModel):
     """Take these items from the loaded wagon being looked at (empty when nothing may be taken)."""
 
     type: Literal["take"] = "take"
     items: list[Item] = Field(default_factory=list)
 
 
-class TakeExtra(_Act):
+class TakeExtra(ActionModel):
     """Sticky-Fingered Monkey: take one more item from one loaded wagon."""
 
     type: Literal["take_extra"] = "take_extra"
@@ -198,13 +194,13 @@ class TakeExtra(_Act):
     item: Item
 
 
-class Decline(_Act):
+class Decline(ActionModel):
     """Decline an optional ("may") effect."""
 
     type: Literal["decline"] = "decline"
 
 
-class Steal(_Act):
+class Steal(ActionModel):
     """Candy Thieves: move a Collection card from another area into yours."""
 
     type: Literal["steal"] = "steal"
@@ -212,7 +208,7 @@ class Steal(_Act):
     card: str
 
 
-class Swap(_Act):
+class Swap(ActionModel):
     """Vanishing Cabinet: swap an Attraction of yours with one of another player's."""
 
     type: Literal["swap"] = "swap"
@@ -221,35 +217,35 @@ class Swap(_Act):
     their_card: str
 
 
-class Play(_Act):
+class Play(ActionModel):
     """Encore!: play a card from your hand."""
 
     type: Literal["play"] = "play"
     card: str
 
 
-class Resurrect(_Act):
+class Resurrect(ActionModel):
     """Resurrection Show: put an Attraction from the discard pile into your area."""
 
     type: Literal["resurrect"] = "resurrect"
     card: str
 
 
-class Alchemy(_Act):
+class Alchemy(ActionModel):
     """Alchemist: turn this many copper (0–3) into silver."""
 
     type: Literal["alchemy"] = "alchemy"
     copper: int = Field(ge=0, le=3)
 
 
-class Keep(_Act):
+class Keep(ActionModel):
     """Tightrope Walker: the two drawn contracts to keep."""
 
     type: Literal["keep"] = "keep"
     cities: list[City]
 
 
-class ReturnContracts(_Act):
+class ReturnContracts(ActionModel):
     """Wheel of Fortune: return these contracts to the bag, then draw as many plus one."""
 
     type: Literal["return_contracts"] = "return_contracts"
@@ -264,28 +260,28 @@ class ReturnContracts(_Act):
         return [self.berlin, self.paris, self.vegas, self.prague, self.london]
 
 
-class FinalAttraction(_Act):
+class FinalAttraction(ActionModel):
     """Secretly pick the last Attraction to place (or none)."""
 
     type: Literal["final_attraction"] = "final_attraction"
     card: str | None = None
 
 
-class ChooseDesign(_Act):
+class ChooseDesign(ActionModel):
     """Scoring choice: the Collection design Crystal Balls counts as."""
 
     type: Literal["choose_design"] = "choose_design"
     design: str
 
 
-class ChooseCity(_Act):
+class ChooseCity(ActionModel):
     """Scoring choice: the contract type Rainbow Bridge (or a copy of it) counts as."""
 
     type: Literal["choose_city"] = "choose_city"
     city: City
 
 
-class ChooseCopy(_Act):
+class ChooseCopy(ActionModel):
     """Scoring choice: the Attraction Distorting Mirrors or Twisted Corridors copies."""
 
     type: Literal["choose_copy"] = "choose_copy"

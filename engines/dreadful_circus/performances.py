@@ -50,35 +50,42 @@ def ask(state: State, kind: Any, seat: Seat, card: str, **fields: Any) -> None:
     state.prompt = Prompt(kind=kind, seat=seat, card=card, **fields)
 
 
+def ask_if(
+    state: State,
+    kind: Any,
+    seat: Seat,
+    card: str,
+    possible: bool,
+    otherwise: Event,
+    events: list[Event],
+) -> bool:
+    """Ask the resolver to choose when a choice is `possible` (True: waiting), otherwise say
+    why the Performance does nothing (False)."""
+    if possible:
+        ask(state, kind, seat, card)
+        return True
+    events.append(otherwise)
+    return False
+
+
 def perform_loading(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
-    """Bendy Marcella, Knife Thrower, Human Cannonball, Fire-Breather: name targets, load."""
+    """Bendy Marcella, Knife Thrower, Human Cannonball, Fire-Breather: name targets, who load;
+    Pickpocket Clowns: every legal other player loads, nobody is named."""
     legal = load_targets(state, seat, card)
     if not legal:
         events.append(Event.public(tr("%(card)s has no legal target."), card=name_of(card)))
         return False
-    need = min(TARGET_COUNT[effect_of(card)], len(legal))
+    need = min(TARGET_COUNT.get(effect_of(card), len(legal)), len(legal))
     if need == len(legal):
         return load_wagons(state, seat, card, legal, events)
     ask(state, "targets", seat, card, targets=legal, count=need)
     return True
 
 
-def perform_pickpocket(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
-    """Pickpocket Clowns: every legal other player loads coins; 1 copper from each wagon."""
-    legal = load_targets(state, seat, card)
-    if not legal:
-        events.append(Event.public(tr("%(card)s has no legal target."), card=name_of(card)))
-        return False
-    return load_wagons(state, seat, card, legal, events)
-
-
 def perform_candy_thieves(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
     """Candy Thieves: compulsory choice of a Collection card to move, if any can be."""
-    if steal_options(state, seat):
-        ask(state, "steal", seat, card)
-        return True
-    events.append(Event.public("Nobody has a Collection card that can be taken."))
-    return False
+    nobody = Event.public("Nobody has a Collection card that can be taken.")
+    return ask_if(state, "steal", seat, card, bool(steal_options(state, seat)), nobody, events)
 
 
 def supply_gain(gain: list[int]) -> PerformanceEffect:
@@ -155,31 +162,22 @@ def perform_tightrope_walker(state: State, seat: Seat, card: str, events: list[E
 
 def perform_vanishing_cabinet(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
     """Vanishing Cabinet: may swap, when any swap is possible."""
-    if swap_options(state, seat):
-        ask(state, "swap", seat, card)
-        return True
-    events.append(Event.public("There is nothing to swap."))
-    return False
+    nothing = Event.public("There is nothing to swap.")
+    return ask_if(state, "swap", seat, card, bool(swap_options(state, seat)), nothing, events)
 
 
 def perform_encore(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
     """Encore!: may play a card, only from a hand of 4 or more."""
-    if len(state.hands[seat]) >= MIN_HAND_TO_SELL:
-        ask(state, "encore", seat, card)
-        return True
-    events.append(
-        Event.public(tr("%(who)s holds fewer than 4 cards: Encore! does nothing."), who=who(seat))
-    )
-    return False
+    few = Event.public(tr("%(who)s holds fewer than 4 cards: Encore! does nothing."), who=who(seat))
+    enough = len(state.hands[seat]) >= MIN_HAND_TO_SELL
+    return ask_if(state, "encore", seat, card, enough, few, events)
 
 
 def perform_resurrection(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
     """Resurrection Show: may take an Attraction from the discard pile, if there is one."""
-    if any(is_attraction(c) for c in state.discard):
-        ask(state, "resurrect", seat, card)
-        return True
-    events.append(Event.public("There is no Attraction in the discard pile."))
-    return False
+    none = Event.public("There is no Attraction in the discard pile.")
+    possible = any(is_attraction(c) for c in state.discard)
+    return ask_if(state, "resurrect", seat, card, possible, none, events)
 
 
 def perform_grand_parade(state: State, seat: Seat, card: str, events: list[Event]) -> bool:
@@ -210,7 +208,7 @@ PERFORMANCE_EFFECTS: dict[str, PerformanceEffect] = {
     "knife_thrower": perform_loading,
     "human_cannonball": perform_loading,
     "fire_breather": perform_loading,
-    "pickpocket_clowns": perform_pickpocket,
+    "pickpocket_clowns": perform_loading,
     "candy_thieves": perform_candy_thieves,
     "coin_juggler": supply_gain([1, 1, 0, 0, 0, 0, 0, 0]),
     "golden_trapeze": supply_gain([0, 0, 1, 0, 0, 0, 0, 0]),

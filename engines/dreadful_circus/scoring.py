@@ -77,28 +77,29 @@ def scoring_effects(tally: Tally) -> list[ScoringEffect]:
     return out
 
 
-def effective_contracts(tally: Tally, effects: list[ScoringEffect]) -> list[int]:
-    """Tokens plus contract-colour cards, Rainbow Bridge and copies of them, per city."""
-    counts = list(tally.contracts)
+def counted_as(effects: list[ScoringEffect], kinds: tuple[str, ...], wild: str) -> list[int]:
+    """Cards that count as one of `kinds` (cities or Collection designs), per kind: the cards
+    printed with one (`city`, `collection`) and the `wild` card by its owner's choice."""
+    counts = [0] * len(kinds)
     for e in effects:
         design = DESIGNS[e.card]
-        if design.effect == "contract" and design.city:
-            counts[CITIES.index(design.city)] += 1
-        elif design.effect == "rainbow_bridge" and e.choice in CITIES:
-            counts[CITIES.index(e.choice)] += 1
+        printed = design.city or design.collection  # only contract and Collection cards
+        if printed in kinds:
+            counts[kinds.index(printed)] += 1
+        elif design.effect == wild and e.choice in kinds:
+            counts[kinds.index(e.choice)] += 1
     return counts
+
+
+def effective_contracts(tally: Tally, effects: list[ScoringEffect]) -> list[int]:
+    """Tokens plus contract-colour cards, Rainbow Bridge and copies of them, per city."""
+    cards = counted_as(effects, CITIES, "rainbow_bridge")
+    return [tokens + n for tokens, n in zip(tally.contracts, cards, strict=True)]
 
 
 def effective_collections(effects: list[ScoringEffect]) -> list[int]:
     """Collection cards per design: orange cards, Crystal Balls' choice and copies."""
-    counts = [0] * len(COLLECTION_DESIGNS)
-    for e in effects:
-        design = DESIGNS[e.card]
-        if design.effect == "collection" and design.collection:
-            counts[COLLECTION_DESIGNS.index(design.collection)] += 1
-        elif design.effect == "crystal_balls" and e.choice in COLLECTION_DESIGNS:
-            counts[COLLECTION_DESIGNS.index(e.choice)] += 1
-    return counts
+    return counted_as(effects, COLLECTION_DESIGNS, "crystal_balls")
 
 
 def has_effect(effects: list[ScoringEffect], effect: str) -> bool:

@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from engines.core import ActionModel
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Paid(_Action):
+class _Paid(ActionModel):
     card: str
     pay: list[str] = Field(default_factory=list)
     jokers: list[int] = Field(default_factory=list)
     karma: int = 0
 
 
-class TakeDie(_Action):
+class TakeDie(ActionModel):
     """A: take a table card into hand."""
 
     type: Literal["take"] = "take"
@@ -42,7 +40,7 @@ class BuyShip(_Paid):
     type: Literal["ship"] = "ship"
 
 
-class TakeGoods(_Action):
+class TakeGoods(ActionModel):
     """D: take a goods card for free."""
 
     type: Literal["goods"] = "goods"
@@ -55,59 +53,59 @@ class UsePalace(_Paid):
     type: Literal["palace"] = "palace"
 
 
-class AdminDraw(_Action):
+class AdminDraw(ActionModel):
     """Return an administrator and take the top 2 deck cards into hand."""
 
     type: Literal["admin_draw"] = "admin_draw"
 
 
-class AdminAction(_Action):
+class AdminAction(ActionModel):
     """Return an administrator at the end of the turn to take one more action."""
 
     type: Literal["admin_action"] = "admin_action"
 
 
-class EndTurn(_Action):
+class EndTurn(ActionModel):
     """End the turn (only asked when an administrator could still be used)."""
 
     type: Literal["end_turn"] = "end_turn"
 
 
-class Discard(_Action):
+class Discard(ActionModel):
     """Hand limit: discard this hand card before the next one comes in."""
 
     type: Literal["discard"] = "discard"
     card: str
 
 
-class Pick(_Action):
+class Pick(ActionModel):
     """Take this table card for the pending gain."""
 
     type: Literal["pick"] = "pick"
     card: str
 
 
-class Stop(_Action):
+class Stop(ActionModel):
     """Decline an optional pick (the second card of `goodscards1or2`)."""
 
     type: Literal["stop"] = "stop"
 
 
-class Choose(_Action):
+class Choose(ActionModel):
     """Choose an option of a two-way track bonus (`coins`/`palace`, `fame`/`ship`)."""
 
     type: Literal["choose"] = "choose"
     option: str
 
 
-class Resolve(_Action):
+class Resolve(ActionModel):
     """Choose resolution set number `option` (0-based, as listed in the prompt)."""
 
     type: Literal["resolve"] = "resolve"
     option: int
 
 
-class Convert(_Action):
+class Convert(ActionModel):
     """Spend 3 fame or 6 coins to flip the track card at `position` (1 = leftmost)."""
 
     type: Literal["convert"] = "convert"

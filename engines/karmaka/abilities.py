@@ -27,6 +27,7 @@ from engines.karmaka.model import (
     Done,
     Draw,
     Pick,
+    Pile,
     Prompt,
     PromptKind,
     Reveal,
@@ -41,7 +42,8 @@ from engines.karmaka.table import (
     legal_targets,
     mimic_sources,
     offer_candidates,
-    ruin,
+    pile_of,
+    ruin_from,
     take_from_well,
 )
 
@@ -189,8 +191,7 @@ def answer_denial(state: State, action: AnyAction, events: list[Event]) -> None:
     """Denial: ruin the chosen Hand card first, then resolve its ability."""
     actor = prompt_of(state).seat
     card = _card(action)
-    state.players[actor].hand.remove(card)
-    ruin(state, card)
+    ruin_from(state, state.players[actor].hand, card)
     events.append(
         Event.public(
             "%(actor)s ruins %(card)s from their Hand and uses it.",
@@ -254,6 +255,26 @@ def copy_deed(state: State, deed: int, copier: str, events: list[Event]) -> None
 
 # ---- targets -----------------------------------------------------------------------------------
 
+WORKS_ON: dict[str, Pile] = {
+    "stolen_dreams": "future",
+    "thievery": "deeds",
+    "swindle": "hand",
+    "dwindle": "hand",
+    "panic": "deck",
+    "crisis": "deeds",
+    "vengeance": "deeds",
+    "spite": "hand",
+}
+"""The target's pile a targeted ability takes from: while it is empty the ability changes
+nothing, but it still resolves against the target."""
+
+EMPTY_PILE: dict[Pile, str] = {
+    "hand": tr("%(target)s's Hand is empty."),
+    "deck": tr("%(target)s's Deck is empty."),
+    "future": tr("%(target)s's Future Life is empty."),
+    "deeds": tr("%(target)s has no Deeds."),
+}
+
 
 def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
     """The target is named: the targeted ability resolves against it."""
@@ -267,6 +288,11 @@ def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
             who2=who(action.seat),
         )
     )
+    pile = WORKS_ON.get(p.ability)
+    if pile is not None and not pile_of(state, action.seat, pile):
+        events.append(Event.public(EMPTY_PILE[pile], target=who(action.seat)))
+        finish(state, p.ability, action.seat, events)
+        return
     TARGETED[p.ability](state, p.seat, action.seat, events)
 
 
@@ -296,64 +322,75 @@ def peek(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
 
 def stolen_dreams(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Stolen Dreams: the top of the target's Future Life moves onto the actor's."""
-    source = state.players[target].future
-    if source:
-        card = source.pop()
-        state.players[actor].future.append(card)
-        events.append(
-            Event.private(actor, "You take %(card)s onto your Future Life.", card=card_term(card))
+    card = state.players[target].future.pop()
+    state.players[actor].future.append(card)
+    events.append(
+        Event.private(actor, "You take %(card)s onto your Future Life.", card=card_term(card))
+    )
+    events.append(
+        Event.private(
+            target, "%(actor)s takes your %(card)s.", actor=who(actor), card=card_term(card)
         )
-        events.append(
-            Event.private(
-                target, "%(actor)s takes your %(card)s.", actor=who(actor), card=card_term(card)
-            )
+    )
+    events.append(
+        public_except(
+            state,
+            set((actor, target)),
+            "%(actor)s moves the top card of %(target)s's Future Life onto their own.",
+            actor=who(actor),
+            target=who(target),
         )
-        events.append(
-            public_except(
-                state,
-                set((actor, target)),
-                "%(actor)s moves the top card of %(target)s's Future Life onto their own.",
-                actor=who(actor),
-                target=who(target),
-            )
-        )
-    else:
-        events.append(Event.public("%(target)s's Future Life is empty.", target=who(target)))
+    )
     finish(state, "stolen_dreams", target, events)
 
 
 def thievery(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Thievery: the target's Exposed Deed goes into the actor's Hand."""
-    deeds = state.players[target].deeds
-    if deeds:
-        card = deeds.pop()
-        state.players[actor].hand.append(card)
-        events.append(
-            Event.public(
-                "%(actor)s takes %(target)s's %(card)s into their Hand.",
-                actor=who(actor),
-                target=who(target),
-                card=card_term(card),
-            )
+    card = state.players[target].deeds.pop()
+    state.players[actor].hand.append(card)
+    events.append(
+        Event.public(
+            "%(actor)s takes %(target)s's %(card)s into their Hand.",
+            actor=who(actor),
+            target=who(target),
+            card=card_term(card),
         )
-    else:
-        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
+    )
     finish(state, "thievery", target, events)
 
 
 def swindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Swindle: the target's Hand is laid out face-down for the actor to pick from."""
-    hand = state.players[target].hand
-    if not hand:
-        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
-        finish(state, "swindle", target, events)
-        return
-    row = state.rng.shuffled(list(hand))
-    limit = min(SWINDLE_PICKS, len(row))
-    prompt = Prompt(
-        kind="swindle_pick", seat=actor, ability="swindle", target=target, row=row, limit=limit
-    )
+    lay_out_hand(state, "swindle_pick", "swindle", actor, target, SWINDLE_PICKS, events)
+
+
+def spite(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Spite: the target's Hand is laid out face-down; two blind picks are ruined."""
+    lay_out_hand(state, "spite_pick", "spite", actor, target, SPITE_PICKS, events)
+
+
+def lay_out_hand(
+    state: State,
+    kind: PromptKind,
+    ability: str,
+    actor: Seat,
+    target: Seat,
+    picks: int,
+    events: list[Event],
+) -> None:
+    """The target's Hand, shuffled, becomes a face-down row for up to `picks` picks."""
+    row = state.rng.shuffled(list(state.players[target].hand))
+    limit = min(picks, len(row))
+    prompt = Prompt(kind=kind, seat=actor, ability=ability, target=target, row=row, limit=limit)
     ask(state, prompt, events)
+
+
+def pick_again(state: State, p: Prompt, events: list[Event]) -> bool:
+    """Ask for the next face-down pick of the row unless the last one is made."""
+    if len(p.picked) < p.limit:
+        ask(state, p, events)
+        return True
+    return False
 
 
 def answer_swindle_pick(state: State, action: AnyAction, events: list[Event]) -> None:
@@ -370,8 +407,7 @@ def answer_swindle_pick(state: State, action: AnyAction, events: list[Event]) ->
             target=who(p.target),
         )
     )
-    if len(p.picked) < p.limit:
-        ask(state, p, events)
+    if pick_again(state, p, events):
         return
     cards = [p.row[i - 1] for i in p.picked]
     keep = Prompt(kind="swindle_keep", seat=p.seat, ability="swindle", target=p.target, cards=cards)
@@ -417,6 +453,27 @@ def answer_swindle_keep(state: State, action: AnyAction, events: list[Event]) ->
     finish(state, "swindle", p.target, events)
 
 
+def answer_spite_pick(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Spite: the picked card is ruined at once, so the second pick ends on top."""
+    assert isinstance(action, Pick)
+    p = prompt_of(state)
+    assert p.target is not None
+    card = p.row[action.position - 1]
+    p.picked.append(action.position)
+    ruin_from(state, state.players[p.target].hand, card)
+    events.append(
+        Event.public(
+            "%(who)s picks card %(position)s of %(target)s's row: %(card)s is ruined.",
+            who=who(p.seat),
+            position=action.position,
+            target=who(p.target),
+            card=card_term(card),
+        )
+    )
+    if not pick_again(state, p, events):
+        finish(state, "spite", p.target, events)
+
+
 def longevity(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Longevity: the top 2 Well cards go, unseen, onto the target's Deck."""
     moved = 0
@@ -439,80 +496,65 @@ def longevity(state: State, actor: Seat, target: Seat, events: list[Event]) -> N
     finish(state, "longevity", target, events)
 
 
+# ---- ruining a card of the target's ----------------------------------------------------------
+
+RUIN_OF_CHOICE: dict[PromptKind, tuple[Pile, str]] = {
+    "dwindle": ("hand", tr("%(target)s ruins %(card)s from their Hand.")),
+    "crisis": ("deeds", tr("%(target)s ruins their Deed %(card)s.")),
+}
+"""Dwindle (a Hand card) and Crisis (any Deed): the target chooses the card to ruin."""
+
+
 def dwindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Dwindle: the target chooses a card of their Hand to ruin."""
-    if not state.players[target].hand:
-        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
-        finish(state, "dwindle", target, events)
-        return
     ask(state, Prompt(kind="dwindle", seat=target, ability="dwindle", target=target), events)
-
-
-def answer_dwindle(state: State, action: AnyAction, events: list[Event]) -> None:
-    """Dwindle: the target ruins the card they chose."""
-    target = prompt_of(state).seat
-    card = _card(action)
-    state.players[target].hand.remove(card)
-    ruin(state, card)
-    events.append(
-        Event.public(
-            "%(target)s ruins %(card)s from their Hand.", target=who(target), card=card_term(card)
-        )
-    )
-    finish(state, "dwindle", target, events)
-
-
-def panic(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
-    """Panic: ruin the top card of the target's Deck."""
-    deck = state.players[target].deck
-    if deck:
-        card = deck.pop()
-        ruin(state, card)
-        events.append(
-            Event.public(
-                "%(card)s from the top of %(target)s's Deck is ruined.",
-                card=card_term(card),
-                target=who(target),
-            )
-        )
-    else:
-        events.append(Event.public("%(target)s's Deck is empty.", target=who(target)))
-    finish(state, "panic", target, events)
 
 
 def crisis(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Crisis: the target chooses any one of their Deeds to ruin."""
-    if not state.players[target].deeds:
-        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
-        finish(state, "crisis", target, events)
-        return
     ask(state, Prompt(kind="crisis", seat=target, ability="crisis", target=target), events)
 
 
-def answer_crisis(state: State, action: AnyAction, events: list[Event]) -> None:
-    """Crisis: the chosen Deed is ruined; the others keep their order."""
-    target = prompt_of(state).seat
+def answer_ruin_of_choice(state: State, action: AnyAction, events: list[Event]) -> None:
+    """Dwindle, Crisis: the target ruins the card they chose; the others keep their order."""
+    p = prompt_of(state)
     card = _card(action)
-    state.players[target].deeds.remove(card)
-    ruin(state, card)
+    pile, message = RUIN_OF_CHOICE[p.kind]
+    ruin_from(state, pile_of(state, p.seat, pile), card)
+    events.append(Event.public(message, target=who(p.seat), card=card_term(card)))
+    finish(state, p.kind, p.seat, events)
+
+
+def panic(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Panic: ruin the top card of the target's Deck."""
+    card = ruin_from(state, state.players[target].deck)
     events.append(
         Event.public(
-            "%(target)s ruins their Deed %(card)s.", target=who(target), card=card_term(card)
+            "%(card)s from the top of %(target)s's Deck is ruined.",
+            card=card_term(card),
+            target=who(target),
         )
     )
-    finish(state, "crisis", target, events)
+    finish(state, "panic", target, events)
+
+
+def vengeance(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
+    """Vengeance: ruin the target's Exposed Deed."""
+    card = ruin_from(state, state.players[target].deeds)
+    events.append(
+        Event.public(
+            "%(target)s's Exposed Deed %(card)s is ruined.",
+            target=who(target),
+            card=card_term(card),
+        )
+    )
+    finish(state, "vengeance", target, events)
 
 
 def hells_heart(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Hell's Heart: ruin the top 2 cards of the target's Future Life, top card first."""
     future = state.players[target].future
-    ruined: list[int] = []
-    for _ in range(2):
-        if not future:
-            break
-        card = future.pop()
-        ruin(state, card)
-        ruined.append(card)
+    ruined = [ruin_from(state, future) for _ in range(min(2, len(future)))]
     events.append(
         Event.public(
             "From %(target)s's Future Life, ruined: %(cards)s.",
@@ -521,63 +563,6 @@ def hells_heart(state: State, actor: Seat, target: Seat, events: list[Event]) ->
         )
     )
     finish(state, "hells_heart", target, events)
-
-
-def vengeance(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
-    """Vengeance: ruin the target's Exposed Deed."""
-    deeds = state.players[target].deeds
-    if deeds:
-        card = deeds.pop()
-        ruin(state, card)
-        events.append(
-            Event.public(
-                "%(target)s's Exposed Deed %(card)s is ruined.",
-                target=who(target),
-                card=card_term(card),
-            )
-        )
-    else:
-        events.append(Event.public("%(target)s has no Deeds.", target=who(target)))
-    finish(state, "vengeance", target, events)
-
-
-def spite(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
-    """Spite: the target's Hand is laid out face-down; two blind picks are ruined."""
-    hand = state.players[target].hand
-    if not hand:
-        events.append(Event.public("%(target)s's Hand is empty.", target=who(target)))
-        finish(state, "spite", target, events)
-        return
-    row = state.rng.shuffled(list(hand))
-    limit = min(SPITE_PICKS, len(row))
-    prompt = Prompt(
-        kind="spite_pick", seat=actor, ability="spite", target=target, row=row, limit=limit
-    )
-    ask(state, prompt, events)
-
-
-def answer_spite_pick(state: State, action: AnyAction, events: list[Event]) -> None:
-    """Spite: the picked card is ruined at once, so the second pick ends on top."""
-    assert isinstance(action, Pick)
-    p = prompt_of(state)
-    assert p.target is not None
-    card = p.row[action.position - 1]
-    p.picked.append(action.position)
-    state.players[p.target].hand.remove(card)
-    ruin(state, card)
-    events.append(
-        Event.public(
-            "%(who)s picks card %(position)s of %(target)s's row: %(card)s is ruined.",
-            who=who(p.seat),
-            position=action.position,
-            target=who(p.target),
-            card=card_term(card),
-        )
-    )
-    if len(p.picked) < p.limit:
-        ask(state, p, events)
-        return
-    finish(state, "spite", p.target, events)
 
 
 # ---- abilities that touch only the actor ---------------------------------------------------------
@@ -823,8 +808,7 @@ def answer_roulette_ruin(state: State, action: AnyAction, events: list[Event]) -
     p = prompt_of(state)
     me = state.players[p.seat]
     if isinstance(action, Choose):
-        me.hand.remove(action.card)
-        ruin(state, action.card)
+        ruin_from(state, me.hand, action.card)
         p.count += 1
         events.append(
             Event.public(
@@ -897,8 +881,8 @@ ANSWERS: dict[PromptKind, Callable[[State, AnyAction, list[Event]], None]] = {
     "salvage": answer_ruins_pick,
     "sowing": answer_sowing,
     "jubilee": answer_jubilee,
-    "dwindle": answer_dwindle,
-    "crisis": answer_crisis,
+    "dwindle": answer_ruin_of_choice,
+    "crisis": answer_ruin_of_choice,
     "roulette_ruin": answer_roulette_ruin,
     "roulette_draw": answer_roulette_draw,
     "swindle_pick": answer_swindle_pick,

@@ -10,12 +10,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import Rng, Seat, tr
+from engines.core import ActionModel, Rng, Seat, tr
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
 """The ways to play a card: A for points, B for its ability, C to your Future Life, D to your
 partner's Future Life (teams_2v2 only)."""
+
+Pile = Literal["hand", "deck", "future", "deeds"]
+"""A player's piles (the fields of `Player` holding cards)."""
 
 Phase = Literal["play", "extra", "ability", "offer", "reincarnate", "over"]
 
@@ -52,17 +55,13 @@ class Options(BaseModel):
 # ---- actions ------------------------------------------------------------------------------------
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Pass(_Action):
+class Pass(ActionModel):
     """Main play: play no card (only while your Deck holds a card)."""
 
     type: Literal["pass"] = "pass"
 
 
-class Play(_Action):
+class Play(ActionModel):
     """Play a card from your Hand in one of the ways (main or extra play)."""
 
     type: Literal["play"] = "play"
@@ -70,71 +69,68 @@ class Play(_Action):
     way: Way
 
 
-class EndTurn(_Action):
+class EndTurn(ActionModel):
     """Decline the extra play; the turn ends."""
 
     type: Literal["end_turn"] = "end_turn"
 
 
-class Target(_Action):
+class Target(ActionModel):
     """Name a player: an ability's target, or whose Exposed Deed Mimic copies."""
 
     type: Literal["target"] = "target"
     seat: int
 
 
-class Choose(_Action):
+class Choose(ActionModel):
     """Choose one card shown to you (in your Hand, Future Life, Deeds, or laid out for you)."""
 
     type: Literal["choose"] = "choose"
     card: int
 
 
-class Pick(_Action):
+class Pick(ActionModel):
     """Pick a face-down card of a row by its position (1 = leftmost): Swindle, Spite."""
 
     type: Literal["pick"] = "pick"
     position: int
 
 
-class Done(_Action):
+class Done(ActionModel):
     """Stop an optional step (Destiny's keep, Jubilee, Roulette's ruin or draws)."""
 
     type: Literal["done"] = "done"
 
 
-class Draw(_Action):
+class Draw(ActionModel):
     """Roulette: draw the next card from the Well."""
 
     type: Literal["draw"] = "draw"
 
 
-class Accept(_Action):
+class Accept(ActionModel):
     """Take the offered card onto your Future Life."""
 
     type: Literal["accept"] = "accept"
 
 
-class Refuse(_Action):
+class Refuse(ActionModel):
     """Refuse the offered card."""
 
     type: Literal["refuse"] = "refuse"
 
 
-class SpendRings(_Action):
+class SpendRings(ActionModel):
     """Reincarnation: spend this many of your Karmic Rings (1 point each)."""
 
     type: Literal["spend_rings"] = "spend_rings"
     rings: int
 
 
-Action = Annotated[
-    Pass | Play | EndTurn | Target | Choose | Pick | Done | Draw | Accept | Refuse | SpendRings,
-    Field(discriminator="type"),
-]
 AnyAction = (
     Pass | Play | EndTurn | Target | Choose | Pick | Done | Draw | Accept | Refuse | SpendRings
 )
+Action = Annotated[AnyAction, Field(discriminator="type")]
 
 
 # ---- state --------------------------------------------------------------------------------------

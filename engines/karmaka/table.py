@@ -17,7 +17,7 @@ from engines.karmaka.cards import (
     CardKind,
     kind,
 )
-from engines.karmaka.model import State
+from engines.karmaka.model import Pile, State
 
 # ---- seats and teams ----------------------------------------------------------------------------
 
@@ -158,6 +158,22 @@ def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) ->
 def ruin(state: State, card: int) -> None:
     """Put a card face-up on top of the Ruins."""
     state.ruins.append(card)
+
+
+def ruin_from(state: State, pile: list[int], card: int | None = None) -> int:
+    """Take `card` (by default the top card) out of `pile` and ruin it; the card ruined."""
+    if card is None:
+        card = pile.pop()
+    else:
+        pile.remove(card)
+    ruin(state, card)
+    return card
+
+
+def pile_of(state: State, seat: Seat, pile: Pile) -> list[int]:
+    """One of a player's piles by name."""
+    cards: list[int] = getattr(state.players[seat], pile)
+    return cards
 
 
 # ---- scoring ------------------------------------------------------------------------------------

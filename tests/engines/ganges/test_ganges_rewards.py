@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines.ganges.cards import TRACK_BONUSES
 from engines.ganges.state import State
 from tests.engines.ganges.helpers import act, position, prompt_of, texts
 
@@ -195,21 +196,7 @@ def test_palace_6_top_card_free(top: str, check: object) -> None:
 
 def flip_with(bonus: str, table: list[str]) -> State:
     """Seat 0 gains a third fame (building B07) and flips track position 1 showing `bonus`."""
-    track = [
-        bonus,
-        *(
-            b
-            for b in (
-                "karma2",
-                "coins2_or_palace",
-                "fame1_or_ship",
-                "admin1",
-                "dice2",
-                "extra_action",
-            )
-            if b != bonus
-        ),
-    ]
+    track = [bonus, *(b for b in TRACK_BONUSES if b != bonus)]
     st = position(table=["B07", *table], players={0: {"fame": 2, "hand": ["G24"], "track": track}})
     return act(st, 0, {"type": "build", "card": "B07", "pay": ["G24"]})
 

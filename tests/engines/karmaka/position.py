@@ -16,6 +16,10 @@ def cid(kind: str, copy: int = 0) -> int:
     return ids[copy]
 
 
+X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
+"""Filler cards that no test plays (copies the tests leave alone)."""
+
+
 def table(
     n: int = 2,
     *,

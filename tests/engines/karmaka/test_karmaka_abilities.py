@@ -8,6 +8,9 @@ from engines.core import IllegalAction
 from engines.karmaka import ENGINE
 from engines.karmaka.model import Choose, Done, Draw, Pick, Target
 from tests.engines.karmaka.position import (
+    X,
+    Y,
+    Z,
     act,
     choose,
     cid,
@@ -16,9 +19,6 @@ from tests.engines.karmaka.position import (
     table,
     target,
 )
-
-X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
-"""Filler cards that no test plays."""
 
 
 def test_transmigrate_takes_any_future_life_card_and_keeps_the_others_order() -> None:

@@ -10,6 +10,9 @@ from engines.karmaka import ENGINE
 from engines.karmaka.cards import WOLF
 from engines.karmaka.model import Done, Pick, SpendRings, Target
 from tests.engines.karmaka.position import (
+    X,
+    Y,
+    Z,
     act,
     choose,
     cid,
@@ -21,8 +24,6 @@ from tests.engines.karmaka.position import (
     target,
     texts,
 )
-
-X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
 
 
 def test_faq_crisis_the_target_chooses_which_deed_to_ruin() -> None:

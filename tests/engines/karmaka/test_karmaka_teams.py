@@ -12,6 +12,9 @@ from engines.karmaka.model import Play, Target
 from engines.karmaka.rules import reincarnate
 from tests.engines.invariants import check_state_invariants, play_random, replay
 from tests.engines.karmaka.position import (
+    X,
+    Y,
+    Z,
     act,
     cid,
     offered_to,
@@ -21,8 +24,6 @@ from tests.engines.karmaka.position import (
     target,
     texts,
 )
-
-X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
 
 
 def test_teams_longevity_on_the_partner_is_offered_to_the_rivals_only() -> None:

@@ -10,11 +10,10 @@ from engines.karmaka import ENGINE
 from engines.karmaka.cards import SAFETY_ROUNDS, TRANSCENDENCE, WOLF
 from engines.karmaka.model import Done, Options, Pass, Play, SpendRings
 from engines.karmaka.rules import reincarnate
-from tests.engines.karmaka.position import act, choose, cid, play, table
+from tests.engines.karmaka.position import X, Y, Z, act, choose, cid, play, table
 
-X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
 W = cid("another_day", 2)
-"""Fillers; W keeps seat 0 from running out of cards."""
+"""One more filler: it keeps seat 0 from running out of cards."""
 
 
 def opts(mode: str = "free_for_all") -> Options:

@@ -13,9 +13,7 @@ from tests.engines.invariants import (
     check_determinize_sees_only_the_view,
     check_state_invariants,
 )
-from tests.engines.karmaka.position import act, cid, play, step, table, target, texts
-
-X, Y, Z = cid("jubilee", 1), cid("sowing", 2), cid("recycle", 2)
+from tests.engines.karmaka.position import X, Y, Z, act, cid, play, step, table, target, texts
 
 
 def ids(cards: list[dict[str, object]]) -> list[object]:
