@@ -13,7 +13,7 @@ the decision + per-decision time + what is left in the bank.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,7 +140,7 @@ def timeouts_in_a_row(clock: dict[str, Any] | None, seat: Seat) -> int:
     return int(clock["timeouts"].get(str(seat), 0))
 
 
-def seat_clock(clock: dict[str, Any] | None, seat: Seat) -> dict[str, Any] | None:
+def seat_clock(clock: Mapping[str, Any] | None, seat: Seat) -> dict[str, Any] | None:
     """What a seat's clock shows: its deadline (if deciding) and its bank."""
     if clock is None:
         return None

@@ -84,7 +84,7 @@ def one_move(engine: Engine[Any, Any, Any], state: Any, players: int) -> None:
     hub = offline_hub(engine, state, players)
     for seat in [*range(players), None]:
         conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
-        state_html(hub, conn, 200)
+        state_html(hub.snapshot(), conn, 200)
 
 
 def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
@@ -98,7 +98,7 @@ def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
                 hub = offline_hub(engine, state, players)
                 for seat in [*range(players), None]:
                     conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
-                    digest.update(state_html(hub, conn, 200).encode())
+                    digest.update(state_html(hub.snapshot(), conn, 200).encode())
     return digest.hexdigest()
 
 

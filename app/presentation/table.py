@@ -1,8 +1,8 @@
 """The table page's fragments: the shared board, the state page, the log, the seats bar.
 
-Each is drawn once per moment (or state), audience and language and shared by every socket
-of that audience; the caches live in the hub for now (`Table.rendered`,
-`Table.moment_cache`). Templates get a narrow context (see `state_html`), never the hub.
+Each is drawn from the table's snapshot once per moment (or game version), audience and
+language, kept in the presentation's caches (app/presentation/cache.py) and shared by every
+socket of that audience. Templates get a narrow context (see `state_html`), never the table.
 """
 
 from __future__ import annotations
@@ -12,51 +12,54 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from app import bots, i18n
+from app.presentation import cache, log
 from app.presentation.environment import as_viewer, split_marks, templates
 from app.presentation.messages import room_info, standing_names
 from app.realtime.connection import Connection
-from app.table import Table
+from app.table.snapshot import Snapshot
 
 
-def shared_board(hub: Table, state: tuple[Any, ...]) -> Markup:
-    """The game's board at this (version, room revision) `state` in the current language,
-    drawn from the spectator's view, with `mine()` markers left in (see
+def shared_board(snap: Snapshot) -> Markup:
+    """The game's board at the snapshot's version and table revision in the current
+    language, drawn from the spectator's view, with `mine()` markers left in (see
     `app.presentation.environment`). Its context has no viewer: `room` (public facts),
     `catalogue`, `version`, `view`, `names`."""
-    game = hub.game
+    game = snap.game
     assert game is not None
-    key = (*state, "board", i18n.current())
-    cached = hub.rendered.get(key)
+    drawn = cache.for_frame(game)
+    key = ("board", i18n.current())
+    cached = drawn.get(key)
     if cached is None:
         ctx = {
-            "room": room_info(hub, None),
-            "catalogue": hub.engine.catalogue(),
+            "room": room_info(snap, None),
+            "catalogue": snap.engine.catalogue(),
             "version": game.version,
             "view": game.view(None),
-            "names": standing_names(hub),
+            "names": standing_names(snap),
         }
-        template = templates.env.get_template(f"games/{hub.engine.spec.id}/board.html")
-        cached = hub.rendered[key] = template.render(ctx)
+        template = templates.env.get_template(f"games/{snap.engine.spec.id}/board.html")
+        cached = drawn[key] = template.render(ctx)
     return Markup(cached)
 
 
-def board_for(hub: Table, state: tuple[Any, ...], seat: int | None, view: Any) -> Markup:
+def board_for(snap: Snapshot, seat: int | None, view: Any) -> Markup:
     """The shared board as the person at `seat` reads it (their own view `view`); the board
-    is cut at its markers once per state and language, not per audience."""
-    key = (*state, "board pieces", i18n.current())
-    pieces = hub.rendered.get(key)
+    is cut at its markers once per game version and language, not per audience."""
+    drawn = cache.for_frame(snap.game)
+    key = ("board pieces", i18n.current())
+    pieces = drawn.get(key)
     if pieces is None:
-        pieces = hub.rendered[key] = split_marks(shared_board(hub, state))
-    return as_viewer(pieces, seat, (hub.engine.spec.id, view, standing_names(hub)))
+        pieces = drawn[key] = split_marks(shared_board(snap))
+    return as_viewer(pieces, seat, (snap.engine.spec.id, view, standing_names(snap)))
 
 
 _WAITING = frozenset({"open", "closed"})
 
 
-def state_html(hub: Table, conn: Connection, settings_log_tail: int) -> str:
+def state_html(snap: Snapshot, conn: Connection, settings_log_tail: int) -> str:
     """Every fragment of the table page, each swapped by id (hx-swap-oob).
 
-    Templates get a narrow context, never the hub or a state: `room` (public facts, see
+    Templates get a narrow context, never the table or a state: `room` (public facts, see
     `app.presentation.messages.room_info`), `view` (the engine's view for `seat`), `seat`,
     `is_host`, `version`, `log_html` (the log lines this seat may read), `names` (display
     names by seat) and `catalogue` (the game's public card data) — nothing else about the
@@ -66,48 +69,45 @@ def state_html(hub: Table, conn: Connection, settings_log_tail: int) -> str:
 
     The log is sent whole (its last `settings_log_tail` lines) the first time, then only the
     lines of the versions after those `conn` was sent (`conn.log_version`), added at its top,
-    while they are made from the same texts (`TableLog.basis`) for the same seat (a
-    watcher who takes over a seat gets that seat's whole log); this function records
-    what it sent in `conn`. A sync (`log_version` set back to -1) gets the whole log again.
+    while they are made from the same texts (`log.basis`) for the same seat (a watcher who
+    takes over a seat gets that seat's whole log); this function records what it sent in
+    `conn`. A sync (`log_version` set back to -1) gets the whole log again.
     """
-    seat = hub.seat_of(conn.user_id)
-    game = hub.game
+    seat = snap.seat_of(conn.user_id)
+    game = snap.game
     version = game.version if game else 0
-    is_host = conn.user_id == hub.host_id
-    texts = hub.log.basis()
+    is_host = conn.user_id == snap.host_id
+    texts = log.basis(snap)
     basis = None if texts is None else (texts, seat)  # another seat reads other lines
     after = conn.log_version if basis is not None and conn.log_basis == basis else -1
     conn.log_version, conn.log_basis = (version, basis) if basis is not None else (-1, None)
-    # Rendered once per audience and language at this moment (version, room revision, who is
-    # online, half second: the room info's clock time keeps it fresh to 0.5 s), whatever the
-    # number of sockets (ten spectators share one page, and so do all the sockets one move
-    # behind: they are sent the same new log lines).
-    pages = hub.moment_cache()
+    # Rendered once per audience and language at this moment (version, table revision, who
+    # is online, half second: the table info's clock time keeps it fresh to 0.5 s), whatever
+    # the number of sockets (ten spectators share one page, and so do all the sockets one
+    # move behind: they are sent the same new log lines).
+    pages = cache.for_moment(snap)
     key = ("page", seat, is_host, i18n.current(), settings_log_tail, after)
     cached: str | None = pages.get(key)
     if cached is not None:
         return cached
-    state = (version, hub.room_rev)
-    if hub.rendered and next(iter(hub.rendered))[:2] != state:
-        hub.rendered.clear()
     view = game.view(seat) if game else None
-    log = hub.log.lines_for(seat, after_version=after, last=settings_log_tail)
-    room = room_info(hub, seat)
-    names = standing_names(hub)
+    lines = log.lines_for(snap, seat, after_version=after, last=settings_log_tail)
+    room = room_info(snap, seat)
+    names = standing_names(snap)
     board = ""
     if game and room["status"] not in _WAITING:
         # Only the board holds `mine()` markers: the page around it is this audience's own.
-        board = board_for(hub, state, seat, view)
+        board = board_for(snap, seat, view)
     ctx = {
         "room": room,
-        "catalogue": hub.engine.catalogue(),
+        "catalogue": snap.engine.catalogue(),
         "seat": seat,
         "is_host": is_host,
         "version": version,
         "view": view,
         "board": board,
-        "seat_list": seat_list(hub, room, seat, is_host),
-        "log_html": log_html(hub, state, log, settings_log_tail, added=after >= 0),
+        "seat_list": seat_list(snap, room, seat, is_host),
+        "log_html": log_html(snap, lines, settings_log_tail, added=after >= 0),
         "names": names,
         "bot_levels": bots.LEVELS,
     }
@@ -121,18 +121,17 @@ def state_html(hub: Table, conn: Connection, settings_log_tail: int) -> str:
 _LOG_ITEMS: dict[str, str] = {}
 
 
-def log_html(
-    hub: Table, state: tuple[Any, ...], lines: list[str], tail: int, added: bool = False
-) -> Markup:
+def log_html(snap: Snapshot, lines: list[str], tail: int, added: bool = False) -> Markup:
     """The log fragment for these lines (newest first): the whole log (at most `tail` lines;
     the page keeps that many), or with `added` the new lines to put at its top (nothing at all
     when there are none). Each line is escaped into its `<li>` once, not per audience and move,
-    and a list of lines is rendered once per language at this (version, room revision)
-    `state`, so audiences that read the same lines share it."""
+    and a list of lines is rendered once per language at this game version and table
+    revision, so audiences that read the same lines share it."""
     if added and not lines:
         return Markup("")
-    key = (*state, "log", i18n.current(), added, tuple(lines))
-    cached = hub.rendered.get(key)
+    drawn = cache.for_frame(snap.game)
+    key = ("log", i18n.current(), added, tuple(lines))
+    cached = drawn.get(key)
     if cached is None:
         if len(_LOG_ITEMS) > 50_000:
             _LOG_ITEMS.clear()
@@ -142,22 +141,22 @@ def log_html(
             if item is None:
                 item = _LOG_ITEMS[line] = f"<li>{escape(line)}</li>"
             items.append(item)
-        cached = hub.rendered[key] = templates.env.get_template("partials/log.html").render(
+        cached = drawn[key] = templates.env.get_template("partials/log.html").render(
             {"items": Markup("".join(items)), "added": added, "tail": tail}
         )
     return Markup(cached)
 
 
-def seat_list(hub: Table, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
+def seat_list(snap: Snapshot, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
     """The seats of the seats bar as the person at `seat` reads them. Drawn once for everyone
-    at this moment (`Table.moment_cache`) and language — `room` is `room_info` of now —
-    and read per audience (`mine()`, as the board); a host without a seat gets their own
-    drawing (the hand-to-a-bot buttons are the host's)."""
+    at this moment (`cache.for_moment`) and language — `room` is `room_info` of now — and
+    read per audience (`mine()`, as the board); a host without a seat gets their own drawing
+    (the hand-to-a-bot buttons are the host's)."""
     unseated_host = is_host and seat is None
-    game = hub.game
-    cache = hub.moment_cache()
+    game = snap.game
+    moment = cache.for_moment(snap)
     key = ("seats", i18n.current(), unseated_host)
-    pieces = cache.get(key)
+    pieces = moment.get(key)
     if pieces is None:
         ctx = {
             "room": room,
@@ -165,15 +164,15 @@ def seat_list(hub: Table, room: dict[str, Any], seat: int | None, is_host: bool)
             "unseated_host": unseated_host,
         }
         html = templates.env.get_template("partials/seat_list.html").render(ctx)
-        pieces = cache[key] = split_marks(html)
+        pieces = moment[key] = split_marks(html)
     return as_viewer(pieces, seat, None)
 
 
-def presence_html(hub: Table, conn: Connection) -> str:
+def presence_html(snap: Snapshot, conn: Connection) -> str:
     """Just the seats bar (presence dots changed). It reads only the views' public header
     (who is to act, who has chosen), so no seat's view is computed for a presence change."""
-    seat = hub.seat_of(conn.user_id)
-    is_host = conn.user_id == hub.host_id
-    room = room_info(hub, seat)
-    ctx = {"room": room, "seat_list": seat_list(hub, room, seat, is_host), "oob": True}
+    seat = snap.seat_of(conn.user_id)
+    is_host = conn.user_id == snap.host_id
+    room = room_info(snap, seat)
+    ctx = {"room": room, "seat_list": seat_list(snap, room, seat, is_host), "oob": True}
     return templates.env.get_template("partials/seats.html").render(ctx)

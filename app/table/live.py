@@ -33,6 +33,48 @@ class Committed:
     """The seat ran out of time too often and is now played by a bot."""
 
 
+class LogKey:
+    """An identity that a weak reference can point at (see `GameLive.words_key`)."""
+
+    __slots__ = ("__weakref__",)
+
+
+class Audiences:
+    """The engine's views of one state by audience (None = a spectator), each made once when
+    first asked however many sockets read it, and let go after the push that needed them
+    (`release`): kept until the next move, every table's views were most of the live young
+    objects a garbage collection had to walk (~100 ms pauses at 500 tables)."""
+
+    __slots__ = ("_header", "engine", "state", "views")
+
+    def __init__(self, engine: Engine[Any, Any, Any], state: Any) -> None:
+        self.engine = engine
+        self.state = state
+        self.views: dict[Seat | None, Any] = {}
+        self._header: Any = None
+
+    def view(self, seat: Seat | None) -> Any:
+        """The view of `seat`."""
+        view = self.views.get(seat)
+        if view is None:
+            # The header is every audience's: made once, not per view.
+            view = self.views[seat] = self.engine.view(self.state, seat, self.header())
+        return view
+
+    def header(self) -> Any:
+        """The views' public header (who is to act, who has chosen): taken from a view made
+        already, else computed alone and kept."""
+        for view in self.views.values():
+            return view["header"]
+        if self._header is None:
+            self._header = self.engine.header(self.state)
+        return self._header
+
+    def release(self) -> None:
+        """Forget the views made so far (they are made again when asked)."""
+        self.views = {}
+
+
 @dataclass
 class GameLive:
     """The cached game of a room."""
@@ -50,45 +92,24 @@ class GameLive:
     seed_salt: str | None = None
     prompts: dict[Seat, list[str]] | None = None
     """Every seat's prompt at `version` (the next move compares with it, not recomputes it)."""
-    views: dict[Seat | None, Any] = field(default_factory=dict)
-    views_version: int = -1
-    """Views of `state` by audience, computed once per version however many sockets read them."""
-    texts: dict[tuple[Any, ...], tuple[list[str], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    """The log's line texts and JSON entries by (language, names), in log order, extended as
-    the log grows."""
-    header_at: tuple[int, Any] | None = None
-    """(version, header) when the header was needed before any view of that version."""
     readable: dict[Seat | None, tuple[list[int], int]] = field(default_factory=dict)
     """By audience: the indices of the log lines it may read, and how far the log has been
     looked at for it (the log only grows, so each line is judged once per audience)."""
+    words_key: LogKey = field(default_factory=lambda: LogKey())
+    """Stands for this game's log (it only grows) in the presentation's caches of its
+    words, which live as long as this game does."""
 
     def view(self, seat: Seat | None) -> Any:
         """The engine's view for `seat` (None = spectator) at the current version, cached."""
-        if self.views_version != self.version:
-            self.views = {}
-            self.views_version = self.version
-        if seat not in self.views:
-            # The header is every audience's: made once per version, not per view.
-            self.views[seat] = self.engine.view(self.state, seat, self.header())
-        return self.views[seat]
+        return self.audiences.view(seat)
 
     def release_views(self) -> None:
         """Forget the views made so far (they are made again when asked)."""
-        self.views = {}
+        self.audiences.release()
 
     def header(self) -> Any:
-        """The views' public header at the current version (who is to act, who has chosen):
-        taken from a view already made, else computed alone and kept with the views."""
-        if self.views_version != self.version:
-            self.views = {}
-            self.views_version = self.version
-        for view in self.views.values():
-            return view["header"]
-        if self.header_at is None or self.header_at[0] != self.version:
-            self.header_at = (self.version, self.engine.header(self.state))
-        return self.header_at[1]
+        """The views' public header at the current version (who is to act, who has chosen)."""
+        return self.audiences.header()
 
     def readable_lines(self, seat: Seat | None) -> list[int]:
         """The indices of the log lines `seat` (None = a spectator) may read, in order."""
@@ -104,9 +125,19 @@ class GameLive:
     acting: frozenset[Seat] = field(init=False, default=frozenset())
     """The seats that must act at `version`."""
 
+    _audiences: Audiences | None = field(init=False, default=None, repr=False)
+
     def __post_init__(self) -> None:
         self.outcome = self.engine.outcome(self.state)
         self.acting = self.engine.to_act(self.state)
+
+    @property
+    def audiences(self) -> Audiences:
+        """The engine's views of `state` by audience (made anew when the state changed)."""
+        audiences = self._audiences
+        if audiences is None or audiences.state is not self.state:
+            audiences = self._audiences = Audiences(self.engine, self.state)
+        return audiences
 
     @property
     def over(self) -> bool:

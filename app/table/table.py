@@ -11,7 +11,8 @@ This class keeps the table's facts (its row, seats, game, revision) and coordina
 lock, the version, who is told what); each concern is a collaborator of its own:
 `seating` (seats and table writes), `moves` (the move path), `control` (who plays a seat),
 `rematcher`, `bots` (bots and clocks), `chat`, `presence` (connections, who is online),
-`follower` (other processes' changes) and `log` (the game log in words).
+`follower` (other processes' changes). What people see is drawn by app/presentation/ from
+the table's `snapshot()`, never from the table itself.
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ from app.table.chat import Chat, ChatLimits
 from app.table.control import Control
 from app.table.follow import Follower
 from app.table.live import GameLive
-from app.table.log import TableLog
 from app.table.moves import Moves
 from app.table.presence import Presence
 from app.table.rematch import Rematcher
 from app.table.runtime import Runtime
 from app.table.seating import Seating
+from app.table.snapshot import GameFrame, Snapshot
 from engines import get_engine
 from engines.core import Event, Seat
 
@@ -82,11 +83,9 @@ class Table:
         self.game: GameLive | None = None
         self.room_rev = 0
         """Bumped by every change of the table that is not a move (seats, status, names)."""
-        self.rendered: dict[tuple[Any, ...], Any] = {}
-        """What is drawn once per (version, table revision) whatever the time: the shared board,
-        also cut at its markers, and the log fragments (app.presentation)."""
-        self._moment: tuple[Any, ...] = ()
-        self._moment_cache: dict[tuple[Any, ...], Any] = {}
+        self._snapshot: Snapshot | None = None
+        self._snapshot_at: tuple[Any, ...] = ()
+        self._snapshot_game: GameLive | None = None
         self.on_lobby_change: Callable[[], None] = lambda: None
         self.on_room_created: Callable[[Any, list[rooms.SeatInfo]], object] = lambda r, s: None
         """Tables.adopt: a rematch this table just created is kept in memory as written."""
@@ -95,7 +94,6 @@ class Table:
         first; the others wait `follower_grace` longer)."""
         self.touched = time.monotonic()
         """When the table was last asked for (Tables.get); for eviction."""
-        self.log = TableLog(self)
         self.presence = Presence(self)
         self.chat = Chat(self)
         self.bots = Bots(self)
@@ -185,25 +183,35 @@ class Table:
         if user_id != self.host_id:
             raise Refusal("not_host", message, 403)
 
-    def moment_cache(self) -> dict[tuple[Any, ...], Any]:
-        """A cache for what shows the moment: a state message or table page carries the table
-        info, whose clock time (to the half second) and online dots change without a move. It
-        holds the JSON messages and pages of this (version, table revision, who is online,
-        half second) — and the table info's viewer-independent part — by audience and
-        language, and is emptied as soon as any of the four moves on (keyed by the half
-        second without being emptied, stale pages piled up, up to 64 on a watched table where
-        nobody moved)."""
+    def clock(self) -> float:
+        """The server's time now (the runtime's clock)."""
+        return self.runtime.now()
+
+    def snapshot(self) -> Snapshot:
+        """The table as the presentation may read it now: made once per version, table
+        revision and set of online seats (a new one after every change), its game part once
+        per version and table revision."""
         game = self.game
-        moment = (
-            game.version if game else -1,
-            self.room_rev,
-            tuple(self.presence.online_seats()),
-            int(self.runtime.now() * 2),
-        )
-        if moment != self._moment:
-            self._moment = moment
-            self._moment_cache = {}
-        return self._moment_cache
+        online = tuple(self.presence.online_seats())
+        at = (game.version if game else -1, self.room_rev, online)
+        snapshot = self._snapshot
+        if snapshot is not None and self._snapshot_at == at and self._snapshot_game is game:
+            return snapshot
+        frame = snapshot.game if snapshot is not None else None
+        if game is None:
+            frame = None
+        elif (
+            frame is None
+            or self._snapshot_game is not game
+            or frame.version != game.version
+            or snapshot is None
+            or snapshot.room_rev != self.room_rev
+        ):
+            frame = GameFrame.of(game)
+        snapshot = self._snapshot = Snapshot.of(self, frame, online)
+        self._snapshot_at = at
+        self._snapshot_game = game
+        return snapshot
 
     # ---- what people do (each handled by its collaborator) ------------------------------------
 

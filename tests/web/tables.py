@@ -51,7 +51,7 @@ async def assert_kept_as_stored(server: Server, slug: str) -> Table:
     def stored_facts(hub: Table, audience: int | None) -> dict[str, Any]:
         # Not stored, so not compared: the time now, and since when a seat has been offline
         # (each process's own presence).
-        info = {k: v for k, v in room_info(hub, audience).items() if k != "now"}
+        info = {k: v for k, v in room_info(hub.snapshot(), audience).items() if k != "now"}
         info["seats"] = [{k: v for k, v in s.items() if k != "offline_for"} for s in info["seats"]]
         return info
 

@@ -39,12 +39,14 @@ def test_table_html_does_not_depend_on_hidden_information(engine: Engine[Any, An
         for seat in [*range(players), None]:
             uid = None if seat is None else 100 + seat
             hub = _hub(engine, state, players)
-            html = state_html(hub, Connection(user_id=uid, fmt="html"), 500)
+            html = state_html(hub.snapshot(), Connection(user_id=uid, fmt="html"), 500)
             assert '<main id="board"' in html
             for _ in range(2):
                 other = engine.determinize(state, seat, rng)
                 again = state_html(
-                    _hub(engine, other, players), Connection(user_id=uid, fmt="html"), 500
+                    _hub(engine, other, players).snapshot(),
+                    Connection(user_id=uid, fmt="html"),
+                    500,
                 )
                 assert again == html, (
                     f"{engine.spec.id}: the page of {'a spectator' if seat is None else seat} "
@@ -62,12 +64,14 @@ def test_presence_redraws_the_seats_bar_without_any_view(
     for state in _positions(engine, players, seed=11):
         for seat in [*range(players), None]:
             uid = None if seat is None else 100 + seat
-            page = state_html(_hub(engine, state, players), Connection(uid, fmt="html"), 50)
+            page = state_html(
+                _hub(engine, state, players).snapshot(), Connection(uid, fmt="html"), 50
+            )
             bar = page[page.index('<nav id="seats"') : page.index("</nav>") + len("</nav>")]
             hub = _hub(engine, state, players)
             with monkeypatch.context() as m:
                 m.setattr(engine, "game_view", _no_view)
-                alone = presence_html(hub, Connection(uid, fmt="html"))
+                alone = presence_html(hub.snapshot(), Connection(uid, fmt="html"))
             assert alone.strip() == bar
 
 

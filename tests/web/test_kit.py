@@ -60,11 +60,11 @@ def test_every_board_reads_the_same_as_from_its_indented_source(engine: Any) -> 
         game = hub.game
         assert game is not None
         ctx = {
-            "room": room_info(hub, None),
+            "room": room_info(hub.snapshot(), None),
             "catalogue": engine.catalogue(),
             "version": game.version,
             "view": game.view(None),
-            "names": standing_names(hub),
+            "names": standing_names(hub.snapshot()),
         }
         name = f"games/{engine.spec.id}/board.html"
         with i18n.use("pl"):

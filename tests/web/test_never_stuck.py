@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.presentation import log as game_log
 from app.store.models import Move
 from tests.conftest import FakeClock, Server, start_server
 from tests.web.clients import Player, hub_of
@@ -144,10 +145,12 @@ async def test_autopilot_plays_for_you_until_you_are_back(server: Server) -> Non
             await other.wait_for(lambda p, v=v: p.version > v, 30)
         await hub.bots.settle()
         assert await seat_moves(server, slug, 0) > moves_of_0, "the bot played seat 0"
-        assert any("lets a bot play for them" in line for line in hub.log.lines_for(None))
+        assert any(
+            "lets a bot play for them" in line for line in game_log.lines_for(hub.snapshot(), None)
+        )
         assert (await post(me, f"/api/tables/{slug}/autopilot", on=False)).status_code == 200
         assert hub.seats[0].control is None
-        assert any("is back" in line for line in hub.log.lines_for(1))
+        assert any("is back" in line for line in game_log.lines_for(hub.snapshot(), 1))
         await hub.bots.settle()
         assert not hub.bots.thinking, "no bot thinks for a person who is back"
     finally:
@@ -180,7 +183,9 @@ async def test_resign_lets_a_bot_finish_and_marks_the_seat(server: Server) -> No
         await me.act({"type": "torch"})
         err = await me.wait_error(errors + 1)
         assert err["code"] in ("resigned", "game_over")
-        assert any("resigned; a bot finishes" in line for line in hub.log.lines_for(None))
+        assert any(
+            "resigned; a bot finishes" in line for line in game_log.lines_for(hub.snapshot(), None)
+        )
     finally:
         await me.close()
 
@@ -222,7 +227,7 @@ async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: F
         back.http.cookies = gone.http.cookies
         await back.connect(slug)
         await back.wait_for(lambda p: bool(p.states) and room_of(p)["seats"][1]["control"] is None)
-        assert any("is back" in line for line in hub.log.lines_for(None))
+        assert any("is back" in line for line in game_log.lines_for(hub.snapshot(), None))
         await back.close()
     finally:
         await close_all(host, gone)
@@ -270,7 +275,7 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
             assert not game.over
         assert game.clock["banks"][str(seat)] == 0
         assert hub.seats[seat].control == "away"
-        log = hub.log.lines_for(None)
+        log = game_log.lines_for(hub.snapshot(), None)
         assert sum("ran out of time; a bot chose" in line for line in log) == 3
         assert any("3 times in a row" in line for line in log)
         player = me if seat == 0 else other

@@ -142,7 +142,7 @@ def _pages(engine: Any) -> list[str]:
                             conn = Connection(
                                 user_id=user if seat is None else 100 + seat, fmt="html"
                             )
-                            pages.append(state_html(hub, conn, 200))
+                            pages.append(state_html(hub.snapshot(), conn, 200))
     return pages
 
 

@@ -26,7 +26,7 @@ VIEWER_ONLY = {"seat", "is_host", "log_html", "bot_levels"}
 def _page(engine: Engine[Any, Any, Any], state: Any, players: int, seat: int | None) -> str:
     hub = offline_hub(engine, state, players)
     return table.state_html(
-        hub, Connection(user_id=None if seat is None else 100 + seat, fmt="html"), 200
+        hub.snapshot(), Connection(user_id=None if seat is None else 100 + seat, fmt="html"), 200
     )
 
 
@@ -140,17 +140,17 @@ def test_one_board_per_move_and_each_reader_sees_their_own(
                 before = len(drawn)
                 pages = {
                     seat: table.state_html(
-                        hub,
+                        hub.snapshot(),
                         Connection(user_id=None if seat is None else 100 + seat, fmt="html"),
                         200,
                     )
                     for seat in [*range(players), None]
                 }
                 assert len(drawn) - before == 1, "the board is drawn once for every reader"
-                shared = table.shared_board(hub, (hub.game.version, hub.room_rev))  # type: ignore[union-attr]
+                shared = table.shared_board(hub.snapshot())
                 for seat, page in pages.items():
                     assert "<!--@" not in page and "<!--own:" not in page
-                    own = (engine.spec.id, hub.game.view(seat), standing_names(hub))  # type: ignore[union-attr]
+                    own = (engine.spec.id, hub.game.view(seat), standing_names(hub.snapshot()))  # type: ignore[union-attr]
                     assert environment.for_viewer(shared, seat, own) in _board(page)
                 spectator = _board(pages[None])
                 assert "(you)" not in spectator and "(ty)" not in spectator
@@ -210,7 +210,9 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
     engine = REGISTRY["incan_gold"]
     state = positions(engine, 3, seed=7, samples=3)[1]
     hub = offline_hub(engine, state, 3)
-    monkeypatch.setattr(hub.presence, "offline_for", lambda s: 600.0 if s == 1 else None)
+    # Seats 0 and 2 connected (through another process), seat 1 gone for ten minutes.
+    hub.presence.remote("elsewhere", {0, 2})
+    hub.presence.offline_since = {1: hub.runtime.now() - 600.0}
     drawn: list[str] = []
     real = environment.templates.env.get_template
 
@@ -220,7 +222,7 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
 
     monkeypatch.setattr(environment.templates.env, "get_template", counting)
     bars = {
-        uid: table.presence_html(hub, Connection(user_id=uid, fmt="html"))
+        uid: table.presence_html(hub.snapshot(), Connection(user_id=uid, fmt="html"))
         for uid in (100, 101, 102, None)
     }
     assert drawn.count("partials/seat_list.html") == 1
@@ -231,6 +233,10 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
     assert "handover?seat=1" in bars[100]  # the host, seat 0
     assert not any("handover" in bars[uid] for uid in (101, 102, None))
     hub.host_id, hub.room_rev = 999, hub.room_rev + 1  # a host who does not play
-    assert "handover?seat=1" in table.presence_html(hub, Connection(user_id=999, fmt="html"))
-    assert "handover" not in table.presence_html(hub, Connection(user_id=100, fmt="html"))
+    assert "handover?seat=1" in table.presence_html(
+        hub.snapshot(), Connection(user_id=999, fmt="html")
+    )
+    assert "handover" not in table.presence_html(
+        hub.snapshot(), Connection(user_id=100, fmt="html")
+    )
     assert "<!--@" not in "".join(bars.values())

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from app import i18n
-from app.presentation import messages
+from app.presentation import cache, messages
+from app.presentation import log as game_log
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
 from app.store.rooms import SeatInfo
@@ -75,28 +76,25 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     watcher = Connection(user_id=None, fmt="html")  # a spectator (drawn, not attached)
     clock = [1_000_000.0]
     monkeypatch.setattr(hub, "runtime", dataclasses.replace(hub.runtime, now=lambda: clock[0]))
-    first = state_html(hub, watcher, tail)
+    first = state_html(hub.snapshot(), watcher, tail)
     other = Connection(user_id=None, fmt="html")  # a second spectator
-    assert state_html(hub, other, tail) is first  # same moment: shared
+    assert state_html(hub.snapshot(), other, tail) is first  # same moment: shared
     for _ in range(40):  # twenty seconds of nobody moving, the page drawn every half second
         clock[0] += 0.5
-        state_html(hub, watcher, tail)
-        messages.state_json_text(hub, None, 0)
-    # What is kept: the board (and its cut), the log, and this moment's page, seats, room info
-    # (as a dict and encoded) and JSON.
-    assert len(hub.rendered) + len(hub.moment_cache()) <= 8, (
-        list(hub.rendered),
-        list(hub.moment_cache()),
-    )
+        state_html(hub.snapshot(), watcher, tail)
+        messages.state_json_text(hub.snapshot(), None, 0)
+    # What is kept: the board (and its cut), the log, the names, and this moment's page,
+    # seats, room info (as a dict and encoded) and JSON.
+    assert cache.held(hub.snapshot()) <= 9
 
     # Someone sits down within the same half second: the page shows them online at once.
-    before = state_html(hub, watcher, tail)
-    json_before = messages.state_json_text(hub, None, 0)
+    before = state_html(hub.snapshot(), watcher, tail)
+    json_before = messages.state_json_text(hub.snapshot(), None, 0)
     await players[1].connect(slug)
     await players[1].wait_version(0)
-    after = state_html(hub, watcher, tail)
+    after = state_html(hub.snapshot(), watcher, tail)
     assert after.count("dot online") == before.count("dot online") + 1
-    assert messages.state_json_text(hub, None, 0) != json_before
+    assert messages.state_json_text(hub.snapshot(), None, 0) != json_before
     for p in players:
         await p.close()
 
@@ -117,7 +115,7 @@ async def test_a_tables_views_do_not_outlive_the_push(server: Server) -> None:
     for client in [*players, watcher]:
         await client.wait_version(1)
     await asyncio.sleep(0.05)
-    assert game.views == {}
+    assert game.audiences.views == {}
     fresh = game.engine.view(game.state, None)
     assert game.view(None) == fresh
     seen = len(watcher.states)
@@ -182,14 +180,16 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
     rng = Rng.from_seed(9)
 
     def check() -> None:
-        texts = hub.log.texts()
+        texts = game_log.texts(hub.snapshot())
         for audience in [0, 1, 2, None]:
             for after in (-1, 0, game.version - 2, game.version - 1):
                 plain = [
                     i for i, (v, e) in enumerate(game.log) if v > after and e.visible_to(audience)
                 ]
-                assert hub.log.lines_for(audience, after) == [texts[i] for i in plain]
-                assert hub.log.entries_for(audience, after) == [
+                assert game_log.lines_for(hub.snapshot(), audience, after) == [
+                    texts[i] for i in plain
+                ]
+                assert game_log.entries_for(hub.snapshot(), audience, after) == [
                     {
                         "version": game.log[i][0],
                         "key": game.log[i][1].to_json()["text"],
@@ -201,7 +201,9 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
                 ]
                 for last in (0, 1, 5, 200):
                     tail = plain[max(0, len(plain) - last) :]
-                    assert hub.log.lines_for(audience, after, last=last) == [texts[i] for i in tail]
+                    assert game_log.lines_for(hub.snapshot(), audience, after, last=last) == [
+                        texts[i] for i in tail
+                    ]
 
     while engine.outcome(state) is None and game.version < 60:
         seat = sorted(engine.to_act(state))[rng.randbelow(len(engine.to_act(state)))]
@@ -212,6 +214,7 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
         check()
         if game.version % 3 == 0:  # a table's own line now and then: the log grows by one
             game.log.append((game.version, Event.public("%(who)s is back.", who=who(seat))))
+            hub.room_rev += 1  # as the table counts a line of its own (`Table.changed`)
             check()
     private_seen = sum(1 for _, e in game.log if not e.visible_to(None))
     assert private_seen > 0  # private lines were there to be filtered
@@ -257,8 +260,8 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
 
     def push(conn: Connection) -> str:
         """Draw `conn`'s push; check the log it then shows; say how its log came."""
-        frame = state_html(hub, conn, tail)
-        fresh = state_html(hub, Connection(user_id=conn.user_id, fmt="html"), tail)
+        frame = state_html(hub.snapshot(), conn, tail)
+        fresh = state_html(hub.snapshot(), Connection(user_id=conn.user_id, fmt="html"), tail)
         shown[id(conn)] = _read_log(shown.get(id(conn), []), frame, tail)
         assert shown[id(conn)] == _LINE.findall(_LOG.findall(fresh)[0][1])
         found = _LOG.findall(frame)
@@ -295,11 +298,11 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
     assert any(len(lines) == tail for lines in shown.values())  # the tail was reached
 
     conns[0].log_version = -1  # a sync: the whole log again
-    assert _LOG.findall(state_html(hub, conns[0], tail))[0][0] == "true"
+    assert _LOG.findall(state_html(hub.snapshot(), conns[0], tail))[0][0] == "true"
     with i18n.use("pl"):  # another language: the whole log, in it
-        frame = state_html(hub, conns[1], tail)
+        frame = state_html(hub.snapshot(), conns[1], tail)
         assert _LOG.findall(frame)[0][0] == "true"
-    assert 'id="log"' not in state_html(hub, conns[2], tail)  # nothing new: no log
+    assert 'id="log"' not in state_html(hub.snapshot(), conns[2], tail)  # nothing new: no log
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.spec.id)
@@ -341,20 +344,24 @@ def test_names_are_kept_until_a_seat_or_the_language_changes() -> None:
     again when a seat changes (a rename, a bot) or in another language."""
     engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
     hub = offline_hub(engine, engine.setup(3, engine.parse_options({}), 1).state, 3)
-    first = hub.log.names()
+    first = game_log.names(hub.snapshot())
     assert first == {0: "Player 1", 1: "Player 2", 2: "Player 3"}
-    assert hub.log.names() is first
+    assert game_log.names(hub.snapshot()) is first
+    # The table counts every change of its seats (`room_rev`): a new snapshot.
     hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
-    assert hub.log.names() == {0: "Player 1", 1: "Bea", 2: "Player 3"}
+    hub.room_rev += 1
+    assert game_log.names(hub.snapshot()) == {0: "Player 1", 1: "Bea", 2: "Player 3"}
     hub.seats[2] = SeatInfo(2, None, "Bot", "easy")
+    hub.room_rev += 1
     with i18n.use("en"):
-        assert hub.log.names()[2] == "Bot 3 (easy)"
+        assert game_log.names(hub.snapshot())[2] == "Bot 3 (easy)"
     with i18n.use("pl"):
-        polish = hub.log.names()[2]
+        polish = game_log.names(hub.snapshot())[2]
     assert polish != "Bot 3 (easy)" and polish.startswith("Bot 3")
     hub.game.log.append((1, Event.public("%(who)s camps.", who="{p2}")))  # type: ignore[union-attr]
+    hub.room_rev += 1  # a table line: the table counts a change
     with i18n.use("en"):
-        assert hub.log.lines_for(None)[-1].startswith("Bot 3 (easy)")
+        assert game_log.lines_for(hub.snapshot(), None)[-1].startswith("Bot 3 (easy)")
 
 
 @pytest.mark.parametrize("private", [False, True])
@@ -367,10 +374,10 @@ def test_a_state_with_its_room_encoded_once_is_the_same_bytes(private: bool) -> 
     hub.private = private
     for rematch in (None, "NextOne1"):
         hub.rematch_slug, hub.rematch_code = rematch, "code9"
-        hub._moment_cache.clear()
+        hub.room_rev += 1  # a change of the table: a new snapshot
         for seat in [0, 1, 2, 3, None]:
-            text = messages.state_json_text(hub, seat, -1)
-            assert text == messages.encode_json(messages.state_json(hub, seat, -1))
+            text = messages.state_json_text(hub.snapshot(), seat, -1)
+            assert text == messages.encode_json(messages.state_json(hub.snapshot(), seat, -1))
             room = json.loads(text)["room"]
             assert room["your_seat"] == seat
             assert (room["rematch_join"] is not None) == (rematch is not None and seat is not None)

@@ -139,7 +139,7 @@ async def table(slug: str, hubs: HubsDep, user: UserDep, code: str | None = None
     """A table's public facts."""
     uid = user.id if user else None
     hub = await hub_for(hubs, slug, uid, code)
-    return room_info(hub, hub.seat_of(uid))
+    return room_info(hub.snapshot(), hub.seat_of(uid))
 
 
 @router.post("/tables/{slug}/join")

@@ -15,6 +15,7 @@ from app.api.routes.api import clean_name, hub_for
 from app.errors import Refusal
 from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
+from app.presentation import log as game_log
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import room_info, standing_names
 from app.store import people, rooms
@@ -208,7 +209,7 @@ async def table_page(
     invite = f"/t/{slug}?code={hub.invite_code}" if hub.private else f"/t/{slug}"
     ctx: dict[str, Any] = {
         "user": user,
-        "room": room_info(hub, hub.seat_of(uid)),
+        "room": room_info(hub.snapshot(), hub.seat_of(uid)),
         "ws_url": ws_url,
         "invite_path": invite,
         "code": code,
@@ -340,9 +341,10 @@ async def replay_page(
     everyone = seat == "all"
     viewer = int(seat) if seat.isdigit() and int(seat) in hub.seats else None
     state = states[version]
-    names = standing_names(hub)
+    snap = hub.snapshot()
+    names = standing_names(snap)
     log = [
-        hub.log.fill_names(i18n.event_text(e))
+        game_log.fill_names(snap, i18n.event_text(e))
         for v, e in (hub.game.log if hub.game else [])
         if v <= version and (everyone or e.visible_to(viewer))
     ]
@@ -354,7 +356,7 @@ async def replay_page(
     query = {"code": code} if code else {}
     ctx = {
         "user": user,
-        "room": room_info(hub, viewer),
+        "room": room_info(snap, viewer),
         "catalogue": engine.catalogue(),
         "seat": viewer,
         "everyone": everyone,

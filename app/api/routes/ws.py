@@ -109,22 +109,20 @@ async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Setting
             )
             await _send(ws, conn, data, sends)
         elif kind == "state":
-            key = (hub.game.version if hub.game else 0, hub.room_rev)
+            snap = hub.snapshot()
+            key = (snap.version, snap.room_rev)
             if key == conn.sent_key and payload != "force":
                 continue
             conn.sent_key = key
             if json_fmt:
-                data = state_json_text(hub, hub.seat_of(conn.user_id), conn.log_version)
+                data = state_json_text(snap, snap.seat_of(conn.user_id), conn.log_version)
                 conn.log_version = key[0]
             else:
-                data = state_html(hub, conn, settings.log_tail)
+                data = state_html(snap, conn, settings.log_tail)
             await _send(ws, conn, data, sends)
         elif kind == "presence":
-            data = (
-                presence_message(hub.presence.online_seats())
-                if json_fmt
-                else presence_html(hub, conn)
-            )
+            snap = hub.snapshot()
+            data = presence_message(list(snap.online)) if json_fmt else presence_html(snap, conn)
             await _send(ws, conn, data, sends)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
