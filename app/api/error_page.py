@@ -24,9 +24,7 @@ class ErrorPage(Exception):
 
     def __init__(self, user: User | None, title: str, message: str, status: int) -> None:
         super().__init__(message)
-        self.user = user
-        self.title = title
-        self.message = message
+        self.context = {"user": user, "title": title, "message": message}
         self.status = status
 
 
@@ -43,5 +41,4 @@ def refusal_shown(user: User | None, title: str) -> Iterator[None]:
 async def show(request: Request, exc: Exception) -> Response:
     """The error page for an `ErrorPage` (the app's exception handler)."""
     assert isinstance(exc, ErrorPage)
-    ctx = {"user": exc.user, "title": exc.title, "message": exc.message}
-    return templates.TemplateResponse(request, "error.html", ctx, status_code=exc.status)
+    return templates.TemplateResponse(request, "error.html", exc.context, status_code=exc.status)
