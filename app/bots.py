@@ -17,7 +17,7 @@ from engines.core import Engine, Rng, Seat
 
 __all__ = ["LEVELS", "decide", "decision_seed"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("stolik.bots")
 
 
 def decision_seed(seed_commitment: str, version: int, seat: Seat) -> int:

@@ -170,8 +170,8 @@ def _cookie(header: str, name: str) -> str | None:
     return None
 
 
-class RateWindow:
-    """At most `count` events per `window` seconds (a sliding window); `count` 0 = no limit."""
+class _Budget:
+    """A budget of `count` events per `window` seconds, timed by `now`; `count` 0 = no limit."""
 
     def __init__(
         self, count: int, window: float, now: Callable[[], float] = time.monotonic
@@ -179,7 +179,13 @@ class RateWindow:
         self.count = count
         self.window = window
         self.now = now
-        self.times: deque[float] | None = None  # made at the first event (idle sockets)
+
+
+class RateWindow(_Budget):
+    """At most `count` events per `window` seconds (a sliding window); `count` 0 = no limit."""
+
+    times: deque[float] | None = None
+    """The recent events' times, made at the first event (idle sockets have none)."""
 
     def over(self) -> int:
         """Record one event; how far past the budget it is (0 = within it)."""
@@ -194,15 +200,13 @@ class RateWindow:
         return max(0, len(self.times) - self.count)
 
 
-class RateBudgets:
+class RateBudgets(_Budget):
     """One `RateWindow` per key (an address), forgotten once idle for a window."""
 
     def __init__(
         self, count: int, window: float, now: Callable[[], float] = time.monotonic
     ) -> None:
-        self.count = count
-        self.window = window
-        self.now = now
+        super().__init__(count, window, now)
         self.windows: dict[str, RateWindow] = {}
 
     def over(self, key: str) -> bool:

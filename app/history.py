@@ -11,22 +11,27 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import Refusal
 from app.i18n import N_
 from app.store import games, history, people, rooms
+from app.store.models import Game
 from app.store.moves import game_moves
 from app.table import Table
 from engines import REGISTRY, verify
 from engines.core import GameError
 
 
+async def _finished_game(session: AsyncSession, table: Table, not_yet: str) -> Game:
+    """The table's stored game once it has ended; else `not_finished` (409) saying `not_yet`."""
+    game = await games.game_for_room(session, table.room_id)
+    if game is None or table.status != "finished" or game.result is None:
+        raise Refusal("not_finished", not_yet, 409)
+    return game
+
+
 async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
     """The finished game as a self-contained JSON document (format `stolik-game/1`); refused
     while it runs, since the secret and the final state would show hidden cards."""
-    game = await games.game_for_room(session, hub.room_id)
-    if game is None or hub.status != "finished" or game.result is None:
-        raise Refusal(
-            "not_finished",
-            N_("The game is not over yet: its record is shown once it has ended."),
-            409,
-        )
+    game = await _finished_game(
+        session, hub, N_("The game is not over yet: its record is shown once it has ended.")
+    )
     moves = await game_moves(session, game.id)
     scheme = "v2" if game.seed_secret is not None else "v1"
     export: dict[str, Any] = {
@@ -78,13 +83,11 @@ class Replays:
 
     async def states(self, session: AsyncSession, hub: Table) -> list[Any]:
         """Every state of the room's finished game: index = version."""
-        game = await games.game_for_room(session, hub.room_id)
-        if game is None or hub.status != "finished" or game.result is None:
-            raise Refusal(
-                "not_finished",
-                N_("A game can be replayed once it is over; until then the table is the game."),
-                409,
-            )
+        game = await _finished_game(
+            session,
+            hub,
+            N_("A game can be replayed once it is over; until then the table is the game."),
+        )
         if game.id in self._built:
             states = self._built.pop(game.id)
             self._built[game.id] = states  # most recently used last

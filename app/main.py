@@ -22,6 +22,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import logs, memory
+from app.api.error_page import ErrorPage
+from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
@@ -138,6 +140,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         if current != head:
             return JSONResponse({"status": "migrating", "revision": current, "head": head}, 503)
         return JSONResponse({"status": "ready", "revision": current})
+
+    app.add_exception_handler(ErrorPage, show_error_page)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> Response:

@@ -1,4 +1,6 @@
-"""Dependencies shared by the routes: settings, database sessions, hubs, the current user."""
+"""Dependencies shared by the routes: settings, database sessions, hubs, the current user, and
+the table a route is about (`TableDep` and its kin: the table at the path's slug that the
+caller may see)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import people
 from app.store.models import User
-from app.table import Tables
+from app.table import Table, Tables
 
 # Dependencies are `async def` even when they await nothing: FastAPI runs a plain `def`
 # dependency in its thread pool, a thread hop per request (~5 % of a join's CPU).
@@ -67,6 +69,42 @@ HubsDep = Annotated[Tables, Depends(get_hubs)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
+
+
+async def find_table(hubs: Tables, slug: str, user_id: int | None, code: str | None) -> Table:
+    """The table at `slug` if it exists and `user_id` may see it (a private one: its players,
+    its host, or with its invite `code`); else `unknown_room` (404)."""
+    table = await hubs.get(slug)
+    # A private table without its invite code answers exactly like a missing one, so a prober
+    # cannot tell that it exists.
+    if table is None or not table.may_watch(user_id, code):
+        raise Refusal("unknown_room", N_("There is no table at this address."), 404)
+    return table
+
+
+async def get_table(slug: str, hubs: HubsDep, user: UserDep, code: str | None = None) -> Table:
+    """The path's table as the caller (anyone, signed in or not) may see it; a private one
+    with the query's `code`."""
+    return await find_table(hubs, slug, user.id if user else None, code)
+
+
+async def get_table_invited(
+    slug: str, hubs: HubsDep, user: RequiredUser, code: str | None = None
+) -> Table:
+    """The path's table for a signed-in person (401 first); a private one with the query's
+    `code` (joining through an invitation)."""
+    return await find_table(hubs, slug, user.id, code)
+
+
+async def get_table_of_member(slug: str, hubs: HubsDep, user: RequiredUser) -> Table:
+    """The path's table for a signed-in person (401 first); a private one only to its players
+    and host (no code is read: acting at a table takes being part of it)."""
+    return await find_table(hubs, slug, user.id, None)
+
+
+TableDep = Annotated[Table, Depends(get_table)]
+InvitedTable = Annotated[Table, Depends(get_table_invited)]
+MemberTable = Annotated[Table, Depends(get_table_of_member)]
 
 
 def spend_creation(request: Request, kind: str) -> None:

@@ -31,7 +31,6 @@ class Settings(BaseSettings):
     secret_key: str = Field(default="", description="Cookie signing key; empty: kept in data_dir")
     auto_migrate: bool = Field(default=True, description="Run `alembic upgrade head` at startup")
     max_message_bytes: int = Field(default=4096, description="Largest websocket message accepted")
-    max_name_length: int = 24
     log_tail: int = 200
     chat_max_chars: int = Field(default=300, description="Longest chat line accepted")
     chat_rate_count: int = Field(default=5, description="Chat lines a person may send per window")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -11,13 +10,22 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import i18n
-from app.api.deps import HubsDep, RequiredUser, SessionDep, UserDep, new_guest, spend_creation
+from app.api.deps import (
+    HubsDep,
+    InvitedTable,
+    MemberTable,
+    RequiredUser,
+    SessionDep,
+    TableDep,
+    UserDep,
+    spend_creation,
+)
+from app.api.guests import NAME_MAX_CHARS, clean_name, name_guest
 from app.errors import Refusal
 from app.history import export_game, import_game
 from app.i18n import N_
 from app.presentation.messages import room_info
-from app.store import people, rooms
-from app.table import Table, clean_chat
+from app.store import rooms
 from app.tables import create_table, lobby_listing, playable_engines
 from engines import get_engine
 
@@ -27,7 +35,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 class GuestIn(BaseModel):
     """A display name."""
 
-    name: str = Field(min_length=1, max_length=24)
+    name: str = Field(min_length=1, max_length=NAME_MAX_CHARS)
 
 
 class TableIn(BaseModel):
@@ -41,45 +49,13 @@ class TableIn(BaseModel):
     bot_level: str = "normal"
 
 
-async def hub_for(hubs: Any, slug: str, user_id: int | None, code: str | None) -> Table:
-    """The room's hub if it exists and the user may see it (else a clear error)."""
-    hub: Table | None = await hubs.get(slug)
-    # A private table without its invite code answers exactly like a missing one, so a prober
-    # cannot tell that it exists.
-    if hub is None or not hub.may_watch(user_id, code):
-        raise Refusal("unknown_room", N_("There is no table at this address."), 404)
-    return hub
-
-
-def clean_name(raw: str) -> str:
-    """A display name as people will read it: NFC, whitespace collapsed, without control,
-    format (bidi overrides, zero-width) or private-use characters; 24 characters at most.
-    A name that is not valid Unicode text (a lone surrogate) is refused."""
-    if any(unicodedata.category(ch) == "Cs" for ch in raw):
-        raise Refusal("bad_name", N_("That name holds characters that are not text."), 422)
-    name = clean_chat(unicodedata.normalize("NFC", raw))[:24].strip()
-    if not name:
-        raise Refusal("bad_name", N_("Please enter a display name."), 400)
-    return name
-
-
 @router.post("/guest")
 async def guest(
     body: GuestIn, request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
 ) -> dict[str, Any]:
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
     name = clean_name(body.name)
-    renaming = user is not None
-    if user is None:
-        spend_creation(request, "guests")
-        uid = await new_guest(request, session, name)
-    else:
-        uid = user.id
-        await people.rename_user(session, uid, name)
-    await session.commit()
-    if renaming:  # a new guest sits nowhere yet: no table to tell
-        hubs.renamed(uid, name)
-    return {"id": uid, "name": name}
+    return {"id": await name_guest(request, session, user, hubs, name), "name": name}
 
 
 @functools.cache
@@ -135,52 +111,42 @@ async def new_table(
 
 
 @router.get("/tables/{slug}")
-async def table(slug: str, hubs: HubsDep, user: UserDep, code: str | None = None) -> dict[str, Any]:
+async def table(table: TableDep, user: UserDep) -> dict[str, Any]:
     """A table's public facts."""
-    uid = user.id if user else None
-    hub = await hub_for(hubs, slug, uid, code)
-    return room_info(hub.snapshot(), hub.seat_of(uid))
+    return room_info(table.snapshot(), table.seat_of(user.id if user else None))
 
 
 @router.post("/tables/{slug}/join")
-async def join(
-    slug: str, hubs: HubsDep, user: RequiredUser, seat: int | None = None, code: str | None = None
-) -> dict[str, Any]:
+async def join(table: InvitedTable, user: RequiredUser, seat: int | None = None) -> dict[str, Any]:
     """Take a seat (the first free one unless `seat` is given)."""
-    hub = await hub_for(hubs, slug, user.id, code)
-    taken = await hub.join(user.id, user.name, seat)
-    return {"seat": taken}
+    return {"seat": await table.join(user.id, user.name, seat)}
 
 
 @router.post("/tables/{slug}/leave")
-async def leave(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def leave(table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """Give up your seat before the start."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.leave(user.id)
+    await table.leave(user.id)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/start")
-async def start(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def start(table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """The host starts the game."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.start(user.id)
-    return {"ok": True, "players": hub.num_seats}
+    await table.start(user.id)
+    return {"ok": True, "players": table.num_seats}
 
 
 @router.post("/tables/{slug}/close")
-async def close(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def close(table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """The host closes a table before it starts."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.close(user.id)
+    await table.close(user.id)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/bots")
 async def add_bot(
-    slug: str,
+    table: MemberTable,
     request: Request,
-    hubs: HubsDep,
     user: RequiredUser,
     level: str | None = None,
     seat: int | None = None,
@@ -189,63 +155,52 @@ async def add_bot(
     if level is None:
         form = await request.form()
         level = str(form.get("level", "normal"))
-    hub = await hub_for(hubs, slug, user.id, None)
-    return {"seat": await hub.add_bot(user.id, seat, level)}
+    return {"seat": await table.add_bot(user.id, seat, level)}
 
 
 @router.delete("/tables/{slug}/bots/{seat}")
-async def remove_bot(slug: str, seat: int, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def remove_bot(seat: int, table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """The host takes a bot out of its seat (before the start)."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.remove_bot(user.id, seat)
+    await table.remove_bot(user.id, seat)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/autopilot")
-async def autopilot(
-    slug: str, hubs: HubsDep, user: RequiredUser, on: bool = True
-) -> dict[str, Any]:
+async def autopilot(table: MemberTable, user: RequiredUser, on: bool = True) -> dict[str, Any]:
     """ "Let a bot play for me" (on=true) or "I'm back" (on=false)."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.set_autopilot(user.id, on)
+    await table.set_autopilot(user.id, on)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/resign")
-async def resign(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def resign(table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """Resign: a bot finishes your seat's game."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.resign(user.id)
+    await table.resign(user.id)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/handover")
-async def handover(slug: str, seat: int, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def handover(seat: int, table: MemberTable, user: RequiredUser) -> dict[str, Any]:
     """The host hands a long-disconnected player's seat to a bot."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    await hub.hand_to_bot(user.id, seat)
+    await table.hand_to_bot(user.id, seat)
     return {"ok": True}
 
 
 @router.post("/tables/{slug}/rematch")
-async def rematch(slug: str, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def rematch(table: MemberTable, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
     """ "Play again": the rematch table (created by the first player who asks)."""
-    hub = await hub_for(hubs, slug, user.id, None)
-    new_slug, code = await hub.rematch(user.id)
+    new_slug, code = await table.rematch(user.id)
     hubs.lobby_changed()
-    url = f"/t/{new_slug}" + (f"?code={code}" if hub.private else "")
+    url = f"/t/{new_slug}" + (f"?code={code}" if table.private else "")
     return {"slug": new_slug, "invite_code": code, "url": url}
 
 
 @router.get("/tables/{slug}/export")
-async def export(
-    slug: str, session: SessionDep, user: UserDep, hubs: HubsDep, code: str | None = None
-) -> JSONResponse:
+async def export(slug: str, table: TableDep, session: SessionDep) -> JSONResponse:
     """A finished game as a JSON file: every action with its seat, the revealed secret and
     its commitment — `python -m engines.verify` checks it without a server."""
-    hub = await hub_for(hubs, slug, user.id if user else None, code)
-    data = await export_game(session, hub)
-    filename = f"stolik-{hub.game_id}-{slug}.json"
+    data = await export_game(session, table)
+    filename = f"stolik-{table.game_id}-{slug}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 

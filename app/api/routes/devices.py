@@ -16,12 +16,19 @@ from app import identity
 from app.api.deps import HubsDep, SessionDep, UserDep, sign_in
 from app.presentation.environment import templates
 from app.store import people
+from app.store.models import User
 
 router = APIRouter()
 
 
-def _devices_page(request: Request, ctx: dict[str, Any], status: int = 200) -> Response:
-    return templates.TemplateResponse(request, "devices.html", ctx, status_code=status)
+async def _devices_page(
+    request: Request, session: SessionDep, user: User, now: float, **shown: Any
+) -> Response:
+    """The person's devices, this one first (marked); `shown`: a new link and its QR code."""
+    this = request.session.get("sid")
+    rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
+    ctx = {"user": user, "devices": rows, "this": this, "now": now, "link": None, "qr": None}
+    return templates.TemplateResponse(request, "devices.html", {**ctx, **shown})
 
 
 @router.get("/devices", response_class=HTMLResponse)
@@ -29,17 +36,7 @@ async def devices(request: Request, session: SessionDep, user: UserDep, hubs: Hu
     """The signed-in devices, this one marked."""
     if user is None:
         return RedirectResponse("/name?next=/devices", status_code=303)
-    this = request.session.get("sid")
-    rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
-    ctx = {
-        "user": user,
-        "devices": rows,
-        "this": this,
-        "now": hubs.runtime.now(),
-        "link": None,
-        "qr": None,
-    }
-    return _devices_page(request, ctx)
+    return await _devices_page(request, session, user, hubs.runtime.now())
 
 
 @router.post("/devices/{device_id}/signout")
@@ -89,18 +86,9 @@ async def make_link(
     segno.make(url, error="m").save(
         svg, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, svgclass="qr"
     )
-    this = request.session.get("sid")
-    rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
-    ctx = {
-        "user": user,
-        "devices": rows,
-        "this": this,
-        "now": now,
-        "link": url,
-        "qr": svg.getvalue().decode(),
-        "minutes": int(identity.LINK_LIFETIME // 60),
-    }
-    return _devices_page(request, ctx)
+    qr = svg.getvalue().decode()
+    minutes = int(identity.LINK_LIFETIME // 60)
+    return await _devices_page(request, session, user, now, link=url, qr=qr, minutes=minutes)
 
 
 @router.get("/link/{token}", response_class=HTMLResponse)

@@ -11,6 +11,7 @@ from starlette.datastructures import UploadFile
 
 from app import i18n
 from app.api.deps import SessionDep, UserDep
+from app.api.error_page import ErrorPage
 from app.errors import Refusal
 from app.history import import_game
 from app.i18n import N_
@@ -37,9 +38,7 @@ async def _games_page(
 ) -> Response:
     person = await people.get_user(session, person_id)
     if person is None:
-        return templates.TemplateResponse(
-            request, "error.html", {"user": viewer, "title": "404", "message": "—"}, 404
-        )
+        raise ErrorPage(viewer, "404", "—", 404)
     public_only = viewer is None or viewer.id != person_id
     page = max(1, page)
     known = {e.spec.id for e in playable_engines()}
@@ -106,10 +105,9 @@ async def import_file(request: Request, session: SessionDep, user: UserDep) -> R
         room = await import_game(session, user.id, export)
     except (ValueError, UnicodeDecodeError):
         message = i18n.gettext(N_("This file is not a game this server can replay."))
-        return await _games_page(request, session, user, user.id, "", 1, "history.html", message)
     except Refusal as exc:
-        return await _games_page(
-            request, session, user, user.id, "", 1, "history.html", exc.message
-        )
-    await session.commit()
-    return RedirectResponse(f"/t/{room.slug}/replay?code={room.invite_code}", status_code=303)
+        message = exc.message
+    else:
+        await session.commit()
+        return RedirectResponse(f"/t/{room.slug}/replay?code={room.invite_code}", 303)
+    return await _games_page(request, session, user, user.id, "", 1, "history.html", message)

@@ -10,8 +10,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
-from app.api.deps import HubsDep, SessionDep, SettingsDep, UserDep, new_guest, spend_creation
-from app.api.routes.api import clean_name, hub_for
+from app.api.deps import (
+    HubsDep,
+    SessionDep,
+    SettingsDep,
+    TableDep,
+    UserDep,
+    find_table,
+    spend_creation,
+)
+from app.api.error_page import ErrorPage, refusal_shown
+from app.api.guests import clean_name, name_guest
 from app.errors import Refusal
 from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
@@ -19,6 +28,7 @@ from app.presentation import log as game_log
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import room_info, standing_names
 from app.store import people, rooms
+from app.store.models import User
 from app.tables import (
     create_table,
     lobby_listing,
@@ -38,12 +48,17 @@ def _safe_next(target: str | None) -> str:
     return "/"
 
 
+def _name_page(
+    request: Request, user: User | None, target: str, error: str | None = None, status: int = 200
+) -> Response:
+    ctx = {"user": user, "next": target, "error": error}
+    return templates.TemplateResponse(request, "name.html", ctx, status_code=status)
+
+
 @router.get("/name", response_class=HTMLResponse)
 async def name_form(request: Request, user: UserDep, next: str = "/") -> Response:
     """Choose a display name."""
-    return templates.TemplateResponse(
-        request, "name.html", {"user": user, "next": _safe_next(next), "error": None}
-    )
+    return _name_page(request, user, _safe_next(next))
 
 
 @router.post("/name", response_class=HTMLResponse)
@@ -55,31 +70,12 @@ async def name_submit(
     target = _safe_next(str(form.get("next", "/")))
     try:
         name = clean_name(str(form.get("name", "")))
+        uid = await name_guest(request, session, user, hubs, name)
     except Refusal as exc:
-        return templates.TemplateResponse(
-            request,
-            "name.html",
-            {"user": user, "next": target, "error": exc.message},
-            status_code=400,
-        )
-    renaming = user is not None
-    if user is None:
-        try:
-            spend_creation(request, "guests")
-        except Refusal as exc:
-            return templates.TemplateResponse(
-                request,
-                "name.html",
-                {"user": user, "next": target, "error": exc.message},
-                status_code=exc.status,
-            )
-        uid = await new_guest(request, session, name)
-    else:
-        uid = user.id
-        await people.rename_user(session, uid, name)
-    await session.commit()
-    if renaming:  # a new guest sits nowhere yet: no table to tell
-        hubs.renamed(uid, name)
+        # A name that will not do is a 400 on this page, however it was refused; a spent
+        # creation budget keeps its 429.
+        status = 400 if exc.code == "bad_name" else exc.status
+        return _name_page(request, user, target, exc.message, status)
     return RedirectResponse(await _sit_from_target(hubs, uid, name, target), status_code=303)
 
 
@@ -113,12 +109,26 @@ async def _sit_from_target(hubs: HubsDep, user_id: int, name: str, target: str) 
     if match is None or not sit.isdigit():
         return clean
     try:
-        hub = await hub_for(hubs, match.group(1), user_id, query.get("code", [None])[0])
-        if hub.seat_of(user_id) is None:
-            await hub.join(user_id, name, int(sit))
+        table = await find_table(hubs, match.group(1), user_id, query.get("code", [None])[0])
+        if table.seat_of(user_id) is None:
+            await table.join(user_id, name, int(sit))
     except Refusal:
         pass  # taken meanwhile or started: the table page shows what is free
     return clean
+
+
+async def _lobby_page(
+    request: Request,
+    session: SessionDep,
+    user: User,
+    hubs: HubsDep,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
+    rows = await lobby_listing(session, hubs, user.id)
+    games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
+    ctx = {"user": user, "rows": rows, "games": games, "error": error, "now": hubs.runtime.now()}
+    return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -126,10 +136,7 @@ async def lobby(request: Request, session: SessionDep, user: UserDep, hubs: Hubs
     """Open tables and the create-table form."""
     if user is None:
         return RedirectResponse("/name?next=/", status_code=303)
-    rows = await lobby_listing(session, hubs, user.id)
-    games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-    ctx = {"user": user, "rows": rows, "games": games, "error": None, "now": hubs.runtime.now()}
-    return templates.TemplateResponse(request, "lobby.html", ctx)
+    return await _lobby_page(request, session, user, hubs)
 
 
 @router.post("/tables")
@@ -165,20 +172,7 @@ async def create_from_form(
         )
         await session.commit()
     except Refusal as exc:
-        rows = await lobby_listing(session, hubs, user.id)
-        games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-        return templates.TemplateResponse(
-            request,
-            "lobby.html",
-            {
-                "user": user,
-                "rows": rows,
-                "games": games,
-                "error": exc.message,
-                "now": hubs.runtime.now(),
-            },
-            status_code=exc.status,
-        )
+        return await _lobby_page(request, session, user, hubs, exc.message, exc.status)
     hubs.adopt(room, [rooms.SeatInfo(0, user.id, user.name)])
     hubs.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
@@ -196,24 +190,17 @@ async def table_page(
 ) -> Response:
     """The table: waiting room before the start, then the game screen; spectators read-only."""
     uid = user.id if user else None
-    try:
-        hub = await hub_for(hubs, slug, uid, code)
-    except Refusal as exc:
-        return templates.TemplateResponse(
-            request,
-            "error.html",
-            {"user": user, "title": i18n.gettext("Table not available"), "message": exc.message},
-            status_code=exc.status,
-        )
+    with refusal_shown(user, i18n.gettext("Table not available")):
+        table = await find_table(hubs, slug, uid, code)
     ws_url = f"/ws/t/{slug}" + (f"?code={quote(code)}" if code else "")
-    invite = f"/t/{slug}?code={hub.invite_code}" if hub.private else f"/t/{slug}"
+    invite = f"/t/{slug}?code={table.invite_code}" if table.private else f"/t/{slug}"
     ctx: dict[str, Any] = {
         "user": user,
-        "room": room_info(hub.snapshot(), hub.seat_of(uid)),
+        "room": room_info(table.snapshot(), table.seat_of(uid)),
         "ws_url": ws_url,
         "invite_path": invite,
         "code": code,
-        "is_host": uid == hub.host_id,
+        "is_host": uid == table.host_id,
         "chat_max_chars": settings.chat_max_chars,
         "next": quote(str(request.url.path) + (f"?code={code}" if code else "")),
     }
@@ -226,13 +213,13 @@ async def rematch_page(slug: str, hubs: HubsDep, user: UserDep) -> Response:
     if user is None:
         return RedirectResponse(f"/name?next=/t/{slug}", status_code=303)
     try:
-        hub = await hub_for(hubs, slug, user.id, None)
-        new_slug, code = await hub.rematch(user.id)
+        table = await find_table(hubs, slug, user.id, None)
+        new_slug, code = await table.rematch(user.id)
     except Refusal:
         return RedirectResponse(f"/t/{slug}", status_code=303)
     hubs.lobby_changed()
     return RedirectResponse(
-        f"/t/{new_slug}" + (f"?code={code}" if hub.private else ""), status_code=303
+        f"/t/{new_slug}" + (f"?code={code}" if table.private else ""), status_code=303
     )
 
 
@@ -245,14 +232,14 @@ async def sit_page(
     if user is None:
         return RedirectResponse(f"/name?next={quote(target)}", status_code=303)
     try:
-        hub = await hub_for(hubs, slug, user.id, code)
-        if hub.seat_of(user.id) is None:
+        table = await find_table(hubs, slug, user.id, code)
+        if table.seat_of(user.id) is None:
             try:
-                await hub.join(user.id, user.name, seat)
+                await table.join(user.id, user.name, seat)
             except Refusal as exc:
                 if exc.code != "seat_taken":
                     raise
-                await hub.join(user.id, user.name, None)
+                await table.join(user.id, user.name, None)
     except Refusal:
         pass  # the table page says what is wrong (full, started, private)
     hubs.lobby_changed()
@@ -264,16 +251,8 @@ async def rules_page(request: Request, game_id: str, user: UserDep) -> Response:
     """How to play a game, in the reader's language (templates/rules/<game>.<lang>.html)."""
     engine = REGISTRY.get(game_id)
     if engine is None:
-        return templates.TemplateResponse(
-            request,
-            "error.html",
-            {
-                "user": user,
-                "title": i18n.gettext("No such game"),
-                "message": i18n.gettext("There is no game at this address."),
-            },
-            status_code=404,
-        )
+        title = i18n.gettext("No such game")
+        raise ErrorPage(user, title, i18n.gettext("There is no game at this address."), 404)
     ctx = {"user": user, "engine": engine, "game_id": game_id}
     return templates.TemplateResponse(request, "rules.html", ctx)
 
@@ -281,30 +260,22 @@ async def rules_page(request: Request, game_id: str, user: UserDep) -> Response:
 @router.get("/t/{slug}/verify", response_class=HTMLResponse)
 async def verify_page(
     slug: str,
+    table: TableDep,
     request: Request,
     session: SessionDep,
     user: UserDep,
-    hubs: HubsDep,
     code: str | None = None,
 ) -> Response:
     """Check a finished game's shuffle here on the server: the commitment shown before the
     first move, the revealed secret, and a replay of every move to the stored end."""
-    hub = await hub_for(hubs, slug, user.id if user else None, code)
-    try:
-        export, report = await verify_game(session, hub)
-    except Refusal as exc:
-        return templates.TemplateResponse(
-            request,
-            "error.html",
-            {"user": user, "title": game_title(hub.game_id), "message": exc.message},
-            status_code=exc.status,
-        )
+    with refusal_shown(user, game_title(table.game_id)):
+        export, report = await verify_game(session, table)
     query = f"?code={code}" if code else ""
     ctx = {
         "user": user,
         "room_slug": slug,
         "query": query,
-        "title": hub.engine.spec.title,
+        "title": table.engine.spec.title,
         "export": export,
         "report": report,
     }
@@ -313,43 +284,34 @@ async def verify_page(
 
 @router.get("/t/{slug}/replay", response_class=HTMLResponse)
 async def replay_page(
-    slug: str,
+    table: TableDep,
     request: Request,
     session: SessionDep,
     user: UserDep,
-    hubs: HubsDep,
     at: int | None = None,
     seat: str = "",
     code: str | None = None,
 ) -> Response:
     """A finished game, move by move, from any seat, as a spectator, or with every hand shown
     (`seat=all`); read-only, through the live table's own templates. `at` is the version."""
-    hub = await hub_for(hubs, slug, user.id if user else None, code)
     replays: Replays = request.app.state.replays
-    try:
-        states = await replays.states(session, hub)
-    except Refusal as exc:
-        return templates.TemplateResponse(
-            request,
-            "error.html",
-            {"user": user, "title": game_title(hub.game_id), "message": exc.message},
-            status_code=exc.status,
-        )
+    with refusal_shown(user, game_title(table.game_id)):
+        states = await replays.states(session, table)
     last = len(states) - 1
     version = last if at is None else max(0, min(last, at))
-    engine = hub.engine
+    engine = table.engine
     everyone = seat == "all"
-    viewer = int(seat) if seat.isdigit() and int(seat) in hub.seats else None
+    viewer = int(seat) if seat.isdigit() and int(seat) in table.seats else None
     state = states[version]
-    snap = hub.snapshot()
+    snap = table.snapshot()
     names = standing_names(snap)
     log = [
         game_log.fill_names(snap, i18n.event_text(e))
-        for v, e in (hub.game.log if hub.game else [])
+        for v, e in (table.game.log if table.game else [])
         if v <= version and (everyone or e.visible_to(viewer))
     ]
     hands = (
-        [(s, engine.view(state, s)) for s in sorted(hub.seats)]
+        [(s, engine.view(state, s)) for s in sorted(table.seats)]
         if everyone
         else ([(viewer, engine.view(state, viewer))] if viewer is not None else [])
     )
@@ -368,7 +330,7 @@ async def replay_page(
         "log": list(reversed(log)),
         "names": names,
         "rounds": round_starts(engine, states),
-        "chat": list(hub.chat.lines),
+        "chat": list(table.chat.lines),
         "query": query,
         "code": code,
     }

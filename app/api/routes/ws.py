@@ -247,21 +247,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     )
     hubs.lobby.add(conn)
     conn.notify("lobby")
-
-    async def push() -> None:
-        while True:
-            await conn.queue.get()
-            await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
-            while not conn.queue.empty():
-                conn.queue.get_nowait()
-            async with ws.app.state.sessions() as session:
-                rows = await lobby_listing(session, hubs, uid)
-            if conn.fmt == "json":
-                await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
-            else:
-                await ws.send_text(lobby_html(rows, hubs.runtime.now()))
-
-    pusher = asyncio.create_task(push())
+    pusher = asyncio.create_task(_push_lobby(ws, hubs, conn))
     try:
         while True:
             frame = await ws.receive()
@@ -271,6 +257,35 @@ async def lobby_socket(ws: WebSocket) -> None:
         pass
     finally:
         hubs.lobby.discard(conn)
-        pusher.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pusher
+        await _stopped(pusher)
+
+
+async def _push_lobby(ws: WebSocket, hubs: Tables, conn: Connection) -> None:
+    """Send the lobby's table list each time it is told to (a burst of changes is one push).
+    A push that fails is logged and ends the pushing (the socket stays until the client
+    leaves); a client gone meanwhile is no failure."""
+    try:
+        while True:
+            await conn.queue.get()
+            await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            async with ws.app.state.sessions() as session:
+                rows = await lobby_listing(session, hubs, conn.user_id)
+            if conn.fmt == "json":
+                await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
+            else:
+                await ws.send_text(lobby_html(rows, hubs.runtime.now()))
+    except WebSocketDisconnect:
+        raise
+    except Exception:
+        log.exception("lobby push failed", extra={"user": conn.user_id})
+        raise
+
+
+async def _stopped(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait for it to end, whatever it ended with (its failure, if any,
+    was logged where it happened)."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task

@@ -1,0 +1,44 @@
+"""The error page of the HTML routes: a page that cannot show what was asked shows
+`error.html` (a title and a message, in the reader's language) with a status instead.
+
+A route raises `ErrorPage`, or wraps what may be refused in `refusal_shown(user, title)`;
+the app answers both with `show` (registered in `app.main`). The JSON API and the routes that
+redirect on a refusal do not use it: a bare `Refusal` is answered as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from app.errors import Refusal
+from app.presentation.environment import templates
+from app.store.models import User
+
+
+class ErrorPage(Exception):
+    """Answer with the error page: `title` and `message` (already in the reader's language)
+    for `user` (None: nobody signed in), with HTTP `status`."""
+
+    def __init__(self, user: User | None, title: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.context = {"user": user, "title": title, "message": message}
+        self.status = status
+
+
+@contextmanager
+def refusal_shown(user: User | None, title: str) -> Iterator[None]:
+    """A `Refusal` raised inside becomes the error page titled `title`, with the refusal's
+    message and status."""
+    try:
+        yield
+    except Refusal as exc:
+        raise ErrorPage(user, title, exc.message, exc.status) from exc
+
+
+async def show(request: Request, exc: Exception) -> Response:
+    """The error page for an `ErrorPage` (the app's exception handler)."""
+    assert isinstance(exc, ErrorPage)
+    return templates.TemplateResponse(request, "error.html", exc.context, status_code=exc.status)
