@@ -14,8 +14,8 @@ from app.db.models import Game, Move, Room
 from app.realtime.hub import RoomHub
 from app.realtime.messages import room_info
 from engines import get_engine
+from tests.clients import Player, hub_of
 from tests.conftest import Server
-from tests.web.clients import Player, hub_of
 
 PLAYERS = {
     "incan_gold": 3,

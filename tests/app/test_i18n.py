@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from app import i18n
 from scripts.i18n import extract_args
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+)\}")
 
 

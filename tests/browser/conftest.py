@@ -1,4 +1,4 @@
-"""Fixtures of the web tests (the database ones are in tests/conftest.py)."""
+"""Fixtures of the browser tests (the database ones are in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import CSP_VIOLATIONS
 from tests.conftest import Server, start_server
-from tests.web.browser import CSP_VIOLATIONS
 
 
 @pytest.fixture(autouse=True)

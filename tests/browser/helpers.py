@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.web.clients import Player
+from tests.clients import Player
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -40,7 +40,7 @@ def need_chromium() -> None:
 
 CSP_VIOLATIONS: list[str] = []
 """Console reports of Content-Security-Policy violations in any page of any browser test
-(tests/web/conftest.py fails the test that caused one)."""
+(tests/browser/conftest.py fails the test that caused one)."""
 
 
 def _watch_csp(context: BrowserContext) -> BrowserContext:

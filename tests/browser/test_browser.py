@@ -10,8 +10,7 @@ import re
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -19,6 +18,7 @@ from tests.web.browser import (
     launch,
     need_chromium,
 )
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     launch,
@@ -14,8 +13,9 @@ from tests.web.browser import (
     open_as,
     serious_a11y_violations,
 )
-from tests.web.clients import Player
-from tests.web.tables import PLAYERS, seat_bots
+from tests.clients import Player
+from tests.conftest import Server
+from tests.tables import PLAYERS, seat_bots
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from tests.browser.helpers import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
 from tests.conftest import Server
-from tests.web.browser import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
 
 pytestmark = pytest.mark.browser
 

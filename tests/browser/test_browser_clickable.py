@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from tests.browser.helpers import LAPTOP, PHONE, SHOTS, launch, need_chromium, open_as
+from tests.clients import hub_of
 from tests.conftest import Server
-from tests.web.browser import LAPTOP, PHONE, SHOTS, launch, need_chromium, open_as
-from tests.web.clients import hub_of
-from tests.web.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
+from tests.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,5 @@
 """Real browser: the Content-Security-Policy is on and holds (issue 16). Every browser test
-fails on a CSP violation in its pages' consoles (tests/web/conftest.py); this one checks that
+fails on a CSP violation in its pages' consoles (tests/browser/conftest.py); this one checks that
 the watch sees one — an injected inline script is refused and reported — and that the
 page's own scripts (htmx, the websocket extension, stolik.js) run under the policy."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.helpers import CSP_VIOLATIONS, LAPTOP, launch, need_chromium
 from tests.conftest import Server
-from tests.web.browser import CSP_VIOLATIONS, LAPTOP, launch, need_chromium
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
 from tests.conftest import FakeClock, start_server
-from tests.web.browser import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
 
 pytestmark = pytest.mark.browser
 

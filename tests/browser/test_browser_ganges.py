@@ -16,8 +16,7 @@ import pytest
 
 from engines.ganges.actions import Build, BuyShip, EndTurn, TakeDie, TakeGoods, UsePalace
 from engines.ganges.cards import card_words
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -26,7 +25,8 @@ from tests.web.browser import (
     need_chromium,
     open_as,
 )
-from tests.web.clients import hub_of, make_table
+from tests.clients import hub_of, make_table
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 

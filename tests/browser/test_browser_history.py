@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -23,7 +22,8 @@ from tests.web.browser import (
     need_chromium,
     open_as,
 )
-from tests.web.tables import PLAYERS, bot_table, play_until_over
+from tests.conftest import Server
+from tests.tables import PLAYERS, bot_table, play_until_over
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -22,7 +21,8 @@ from tests.web.browser import (
     need_chromium,
     open_as,
 )
-from tests.web.clients import Player, hub_of, make_table
+from tests.clients import Player, hub_of, make_table
+from tests.conftest import Server
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page

@@ -15,8 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from app import i18n
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -25,8 +24,9 @@ from tests.web.browser import (
     need_chromium,
     open_as,
 )
-from tests.web.clients import hub_of
-from tests.web.tables import app_of, bot_table, my_turn_alone, room_of
+from tests.clients import hub_of
+from tests.conftest import Server
+from tests.tables import app_of, bot_table, my_turn_alone, room_of
 
 pytestmark = pytest.mark.browser
 

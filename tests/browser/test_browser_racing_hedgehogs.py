@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -21,6 +20,7 @@ from tests.web.browser import (
     launch,
     need_chromium,
 )
+from tests.conftest import Server
 
 if TYPE_CHECKING:
     from playwright.async_api import Page

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -15,6 +14,7 @@ from tests.web.browser import (
     need_chromium,
     serious_a11y_violations,
 )
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
+from tests.browser.helpers import LAPTOP, SHOTS, launch, need_chromium, open_as
+from tests.clients import Player
 from tests.conftest import Server
-from tests.web.browser import LAPTOP, SHOTS, launch, need_chromium, open_as
-from tests.web.clients import Player
-from tests.web.tables import seat_bots
+from tests.tables import seat_bots
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ async def test_lobby_on_a_phone_and_a_seat_taken_before_the_name(sqlite_server: 
     need_chromium()
     from playwright.async_api import async_playwright, expect
 
-    from tests.web.browser import PHONE, assert_fits_phone
+    from tests.browser.helpers import PHONE, assert_fits_phone
 
     host = await Player(sqlite_server.url, sqlite_server.ws_url).login("Gospodarz Długie Imię")
     for game, seats in (("incan_gold", 4), ("dreadful_circus", 5), ("karmaka", 2)):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Server
-from tests.web.browser import (
+from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
@@ -15,8 +14,9 @@ from tests.web.browser import (
     need_chromium,
     open_as,
 )
-from tests.web.clients import drive, make_table
-from tests.web.tables import app_of
+from tests.clients import drive, make_table
+from tests.conftest import Server
+from tests.tables import app_of
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.web.proxy import (
+from tests.deploy.proxy import (
     check_config,
     free_port,
     nginx_binary,
@@ -26,7 +26,7 @@ from tests.web.proxy import (
     stop_nginx,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 needs_nginx = pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed")
 
 

@@ -21,11 +21,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import Server
-from tests.web.clients import Player, hub_of, make_table
-from tests.web.proxy import free_port, nginx_binary, start_nginx, stop_nginx
-from tests.web.tables import app_of
-from tests.web.test_processes import REDIS_URL, _redis_or_skip
+from tests.clients import Player, hub_of, make_table
+from tests.conftest import REDIS_URL, Server, redis_or_skip
+from tests.deploy.proxy import free_port, nginx_binary, start_nginx, stop_nginx
+from tests.tables import app_of
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -74,7 +73,7 @@ def _stopped(procs: list[subprocess.Popen[bytes]]) -> Iterator[None]:
 @pytest.fixture
 async def topology(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[str, list[int]]]:
     """(proxy URL, replica ports): two uvicorn processes + Redis + nginx, on loopback."""
-    await _redis_or_skip()
+    await redis_or_skip()
     if nginx_binary() is None:
         if os.environ.get("CI"):
             pytest.fail("nginx is required in CI (scripts/test.sh installs it)")

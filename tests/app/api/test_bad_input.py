@@ -9,8 +9,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.clients import Player, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, make_table
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from websockets.asyncio.client import connect
 
 from app.db.models import User
 from app.identity import TOUCH_EVERY, Known
+from tests.clients import make_table
 from tests.conftest import FakeClock, Server, start_server
-from tests.web.clients import make_table
 
 
 async def guest(base: str, name: str) -> httpx.AsyncClient:
@@ -185,8 +185,8 @@ async def test_a_recently_checked_device_needs_no_database_session(server: Serve
     """A request or socket from a device this process checked moments ago is answered
     without opening a database session (the check is kept, `Known`); once forgotten, the
     next one opens exactly one, to check the device again, and is the same person."""
-    from tests.web.clients import hub_of
-    from tests.web.tables import app_of
+    from tests.clients import hub_of
+    from tests.tables import app_of
 
     seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
     app = app_of(server)

@@ -12,9 +12,9 @@ from typing import Any
 
 from engines import get_engine, verify
 from engines.core import GameError
+from tests.clients import drive, make_table
 from tests.conftest import Server
-from tests.web.clients import drive, make_table
-from tests.web.tables import app_of
+from tests.tables import app_of
 
 
 def _replays_to_the_end(export: dict[str, Any]) -> bool:

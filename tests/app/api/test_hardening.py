@@ -19,9 +19,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.db.session import head_revision
 from app.guard import CSP
 from app.logs import JsonFormatter, request_id
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server, start_server
-from tests.web.clients import Player, drive, hub_of, make_table
-from tests.web.tables import app_of
+from tests.tables import app_of
 
 
 async def test_cross_site_handshake_and_post_are_refused(server: Server) -> None:

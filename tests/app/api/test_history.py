@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from app.db import repo
+from tests.clients import Player, drive, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, make_table
-from tests.web.tables import app_of
+from tests.tables import app_of
 
 
 async def finish(server: Server, seats: list[Player], slug: str) -> None:

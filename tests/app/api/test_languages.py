@@ -11,8 +11,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 from app import i18n
+from tests.clients import Player, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, make_table
 
 POLISH = {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}

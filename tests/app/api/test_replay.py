@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from app.history import Replays
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, hub_of, make_table
-from tests.web.tables import app_of
+from tests.tables import app_of
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
 PLAYERS = {"incan_gold": 3, "racing_hedgehogs": 3, "karmaka": 2, "ganges": 2, "dreadful_circus": 4}

@@ -7,8 +7,8 @@ import httpx
 import pytest
 
 from engines import REGISTRY
+from tests.clients import Player, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, make_table
 
 ENGLISH_HEADINGS = ["Goal", "Where this server had to choose"]
 POLISH_HEADINGS = ["Cel gry", "Decyzje tego serwera"]

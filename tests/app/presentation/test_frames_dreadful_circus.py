@@ -9,8 +9,8 @@ from typing import Any
 
 from engines.dreadful_circus.goods import goods_view
 from engines.dreadful_circus.model import Inspect
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, hub_of, make_table
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
 HOLDS = re.compile(r"^(\w+)'s wagon holds ")

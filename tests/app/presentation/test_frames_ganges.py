@@ -8,8 +8,8 @@ import re
 from typing import Any
 
 from engines.ganges.cards import CARDS
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, hub_of, make_table
 
 PRIVATE_TAKE = re.compile(r"You take (\w+) from")
 

@@ -14,8 +14,8 @@ import pytest
 
 from engines.karmaka.cards import kind
 from engines.karmaka.model import Play, State, Target
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, hub_of, make_table
 
 REVEALING = ("peek", "swindle")
 

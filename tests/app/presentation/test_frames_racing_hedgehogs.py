@@ -8,8 +8,8 @@ from typing import Any
 
 from engines.core import Rng
 from engines.racing_hedgehogs.rules import card_view
+from tests.clients import Player, drive, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, drive, hub_of, make_table
 
 
 async def test_hands_and_removed_cards_stay_private(server: Server) -> None:

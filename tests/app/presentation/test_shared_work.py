@@ -18,9 +18,9 @@ from app.realtime.hub import Connection, GameLive
 from bench.pages import offline_hub
 from engines import ENGINES
 from engines.core import Event
+from tests.clients import Player, hub_of, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, hub_of, make_table
-from tests.web.tables import app_of, assert_kept_as_stored
+from tests.tables import app_of, assert_kept_as_stored
 
 
 async def test_spectators_share_one_encoding_per_state(

@@ -23,9 +23,9 @@ from app.db.session import (
     upgrade_database,
 )
 from engines.core import Event
+from tests.clients import Player
 from tests.conftest import Server
-from tests.web.clients import Player
-from tests.web.tables import app_of
+from tests.tables import app_of
 
 
 @asynccontextmanager

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.clients import Player, make_table
 from tests.conftest import Server, start_server
-from tests.web.clients import Player, make_table
 
 
 def chats(client: Player) -> list[dict[str, Any]]:

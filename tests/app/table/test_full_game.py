@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from engines.core import Rng
+from tests.clients import Player, make_table
 from tests.conftest import Server
-from tests.web.clients import Player, make_table
 
 
 def assert_no_leak(frame: dict[str, Any], viewer: int | None) -> None:

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import Move
+from tests.clients import Player, hub_of
 from tests.conftest import FakeClock, Server, start_server
-from tests.web.clients import Player, hub_of
-from tests.web.tables import (
+from tests.tables import (
     PLAYERS,
     app_of,
     assert_kept_as_stored,

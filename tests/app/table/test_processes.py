@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import random
 import time
 import uuid
@@ -27,24 +26,10 @@ import redis.asyncio as aioredis
 from sqlalchemy import func, select
 
 from app.db.models import Move, SeatRow
-from tests.conftest import Server, start_server
-from tests.web.clients import Player, hub_of, make_table
-from tests.web.tables import app_of, stored_game
-from tests.web.test_devices import make_link, whoami
-
-REDIS_URL = os.environ.get("STOLIK_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-async def _redis_or_skip() -> None:
-    client = aioredis.from_url(REDIS_URL)
-    try:
-        await client.ping()
-    except Exception as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is required in CI but unreachable: {exc}")
-        pytest.skip(f"Redis not reachable: {exc}")
-    finally:
-        await client.aclose()
+from tests.app.api.test_devices import make_link, whoami
+from tests.clients import Player, hub_of, make_table
+from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
+from tests.tables import app_of, stored_game
 
 
 async def _start(pg_url: str, tmp_path: Path, channel: str, name: str) -> Server:
@@ -58,7 +43,7 @@ async def _start(pg_url: str, tmp_path: Path, channel: str, name: str) -> Server
 @pytest.fixture
 async def pair(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[Server, Server, str]]:
     """Two servers on one PostgreSQL database and one Redis channel (unique to the test)."""
-    await _redis_or_skip()
+    await redis_or_skip()
     channel = f"stolik:test:{uuid.uuid4().hex}"
     one = await _start(pg_url, tmp_path, channel, "one")
     two = await _start(pg_url, tmp_path, channel, "two")
@@ -208,7 +193,7 @@ async def test_a_burst_of_changes_is_published_in_order_in_few_round_trips() -> 
     messages than changes, and a message the bus cannot read is skipped, not fatal."""
     from app.realtime.bus import RedisBus
 
-    await _redis_or_skip()
+    await redis_or_skip()
     channel = f"stolik:test:{uuid.uuid4().hex}"
     sender, receiver = RedisBus(REDIS_URL, channel), RedisBus(REDIS_URL, channel)
     got: list[int] = []
@@ -258,7 +243,7 @@ async def test_a_bus_that_lost_redis_resubscribes_and_says_so() -> None:
     receives what is published after."""
     from app.realtime.bus import RedisBus
 
-    await _redis_or_skip()
+    await redis_or_skip()
     channel = f"stolik:test:{uuid.uuid4().hex}"
     sender, receiver = RedisBus(REDIS_URL, channel), RedisBus(REDIS_URL, channel)
     got: list[dict[str, Any]] = []

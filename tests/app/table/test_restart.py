@@ -12,9 +12,9 @@ import asyncpg
 
 from engines import get_engine
 from engines.core import Rng
+from tests.app.table.test_full_game import play_to_end
+from tests.clients import Player, make_table
 from tests.conftest import start_server
-from tests.web.clients import Player, make_table
-from tests.web.test_full_game import play_to_end
 
 
 async def play_some(seats: list[Player], rng: Rng, moves: int) -> list[tuple[int, str]]:
