@@ -72,7 +72,8 @@ async def launch(pw: Playwright) -> Browser:
 
 
 async def open_as(browser: Browser, base: str, url: str, player: Player | None, **ctx: Any) -> Page:
-    """A new browser context on `url`, signed in with `player`'s cookie (None: anonymous)."""
+    """A new browser context on `url`, signed in with `player`'s cookie (None: anonymous),
+    once the page has settled."""
     context = await browser.new_context(**ctx)
     if player is not None:
         cookie = player.http.cookies.get("stolik")
@@ -80,7 +81,38 @@ async def open_as(browser: Browser, base: str, url: str, player: Player | None, 
         await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
     page = await context.new_page()
     await page.goto(url)
+    await settled(page)
     return page
+
+
+SETTLED = """([version, pushes]) => {
+  const d = document.documentElement.dataset;
+  if (!d.ready) return false;
+  if (document.querySelector("[ws-connect]") && !(d.live && d.pushes)) return false;
+  if (pushes !== null && !(Number(d.pushes) > pushes)) return false;
+  return version === null || Number(d.version) >= version;
+}"""
+
+
+async def settled(
+    page: Page, version: int | None = None, *, after: int | None = None, timeout: float = 30_000
+) -> None:
+    """Wait until the page says it has settled (static/js/stolik.js marks <html>): its scripts
+    have bound their handlers; on a live page (one with `ws-connect`) its socket is open and a
+    push has been applied. `version`: the table state on screen is that version or a later one.
+    `after`: a push beyond that count (`await pushes(page)`) has been applied."""
+    await page.wait_for_function(SETTLED, arg=[version, after], timeout=timeout)
+
+
+async def pushes(page: Page) -> int:
+    """How many pushes the page has applied so far (for `settled(page, after=...)`)."""
+    return int(await page.evaluate("Number(document.documentElement.dataset.pushes || 0)"))
+
+
+async def shown_version(page: Page) -> int:
+    """The table state on screen once the page has settled (the version of its last push)."""
+    await settled(page)
+    return int(await page.evaluate("Number(document.documentElement.dataset.version)"))
 
 
 WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]

@@ -17,6 +17,8 @@ from tests.browser.helpers import (
     assert_fits_phone,
     launch,
     need_chromium,
+    settled,
+    shown_version,
 )
 from tests.conftest import Server
 
@@ -48,7 +50,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         await ala.fill("#seats", "3")
         await ala.check("input[name=visibility][value=private]")
         await ala.click("#create-table button[type=submit]")
-        await expect(ala.locator("#conn-status")).to_have_text("live")
+        await settled(ala)
         invite = await ala.locator("#invite-link").input_value()
         assert "code=" in invite
 
@@ -66,7 +68,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
 
         # A fourth browser watches through the invite link, without a name.
         await watcher.goto(invite)
-        await expect(watcher.locator("#conn-status")).to_have_text("live")
+        await settled(watcher)
 
         # Table chat: players write, everyone (the anonymous watcher too) reads.
         await ala.fill("#chat-text", "Hi both, <b>good luck</b>!")
@@ -113,14 +115,13 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
                 if await torch.count() and await torch.is_enabled():
                     decisions[id(page)] += 1
                     button = "torch" if decisions[id(page)] < 2 else "camp"
-                    version = await page.locator("#board").get_attribute("data-version")
+                    shown = await shown_version(page)
                     await page.locator(f"#me button.{button}").click()
-                    await expect(page.locator("#board")).not_to_have_attribute(
-                        "data-version", version or ""
-                    )
+                    # Every page has applied the move before the next one looks at its own.
+                    for each in pages:
+                        await settled(each, version=shown + 1)
             if decisions[id(ala)] == 1:
                 await watcher.screenshot(path=SHOTS / "game_spectator.png", full_page=True)
-            await ala.wait_for_timeout(150)
         for page in pages:
             await expect(page.locator(".ig-round h2")).to_contain_text(next_heading)
         await expect(ala.locator("#log")).to_contain_text(f"Round {first_round} is over.")
@@ -134,6 +135,7 @@ async def test_private_table_played_by_clicking(sqlite_server: Server) -> None:
         log_before = await bartek.locator("#log").inner_text()
         assert log_before.count("\n") >= 4
         await bartek.reload()
+        await settled(bartek)
         await expect(bartek.locator("#conn-status")).to_have_text("live")
         await expect(bartek.locator(".ig-round h2")).to_contain_text(next_heading)
         assert await bartek.locator("#board").inner_text() == before

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import LAPTOP, PHONE, SHOTS, launch, need_chromium, open_as
+from tests.browser.helpers import (
+    LAPTOP,
+    PHONE,
+    SHOTS,
+    launch,
+    need_chromium,
+    open_as,
+    settled,
+)
 from tests.clients import hub_of
 from tests.conftest import Server
 from tests.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
@@ -29,9 +37,8 @@ async def uncovered(page: Any, version: int) -> tuple[int, list[str]]:
     """Trial-click every visible target on `page` once it shows `version`; returns how many
     were checked and the failures."""
     from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import expect
 
-    await expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+    await settled(page, version=version)
     targets = page.locator(TARGETS)
     checked = 0
     failures: list[str] = []

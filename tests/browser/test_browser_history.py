@@ -6,7 +6,6 @@ Screenshots (artifacts/screenshots/chart_*.png, last_move_*.png) — look at the
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,6 +20,7 @@ from tests.browser.helpers import (
     launch,
     need_chromium,
     open_as,
+    settled,
 )
 from tests.conftest import Server
 from tests.tables import PLAYERS, bot_table, play_until_over
@@ -96,15 +96,11 @@ async def _two_people_at_incan_gold(server: Server) -> AsyncIterator[tuple[Any, 
 
 
 async def still(page: Any, player: Any) -> None:
-    """Wait until only the two people must choose and the page shows the latest version."""
-    for _ in range(300):
-        state = player.states[-1] if player.states else None
-        if state is not None and set(state["room"]["to_act"]) == {0, 1}:
-            shown = await page.locator("#board").get_attribute("data-version")
-            if shown == str(player.version):
-                return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the table did not settle")
+    """Wait until only the two people must choose and the page has settled on that state."""
+    await player.wait_for(
+        lambda p: bool(p.states) and set(p.states[-1]["room"]["to_act"]) == {0, 1}, timeout=15
+    )
+    await settled(page, version=player.version)
 
 
 async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
@@ -114,9 +110,8 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
     from playwright.async_api import expect
 
     async with _two_people_at_incan_gold(sqlite_server) as (page, other):
-        await expect(page.locator("#conn-status")).to_have_text("live")
+        await still(page, other)
         await expect(page.locator("#me button.torch")).to_be_enabled()
-        await page.wait_for_timeout(500)
         await expect(page.locator(".just-changed")).to_have_count(0)
         grown = False
         # Both people go deeper until a decision reveals a new path card (a round that ends

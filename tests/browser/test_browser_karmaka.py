@@ -20,6 +20,8 @@ from tests.browser.helpers import (
     launch,
     need_chromium,
     open_as,
+    settled,
+    shown_version,
 )
 from tests.clients import Player, hub_of, make_table
 from tests.conftest import Server
@@ -31,17 +33,10 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 
-async def version_of(page: Page) -> int:
-    """The game version the page shows."""
-    return int(await page.locator("#board").get_attribute("data-version") or "-1")
-
-
 async def all_at(pages: list[Page], version: int) -> None:
-    """Wait until every page shows `version`."""
-    from playwright.async_api import expect
-
+    """Wait until every page has settled on `version` (or a later state)."""
     for page in pages:
-        await expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+        await settled(page, version=version)
 
 
 async def test_two_players_play_a_whole_game_by_clicking(sqlite_server: Server) -> None:
@@ -93,7 +88,8 @@ async def play_two(
         shots: set[str] = set()
         turns = 0
         for _move in range(260):
-            version = await version_of(ala)
+            # The newest state any page shows (the last mover's), then on every page.
+            version = max([await shown_version(p) for p in pages])
             await all_at(pages, version)
             log = await watcher.locator("#log").inner_text()
             turns = len(re.findall(r"'s turn\.|reincarnation\.", log))
@@ -157,7 +153,7 @@ async def play_two(
                     await page.screenshot(path=SHOTS / "karmaka_prompt.png", full_page=True)
                 await expect(me.locator(".km-prompt-text")).to_be_visible()
                 await me.locator(".km-ask button:enabled").first.click()
-            await expect(page.locator("#board")).not_to_have_attribute("data-version", str(version))
+            await settled(page, version=version + 1)
 
         assert turns >= 11, f"only {turns} turns were played"
         assert abilities >= 1 and offers_answered >= 1

@@ -19,6 +19,8 @@ from tests.browser.helpers import (
     assert_fits_phone,
     launch,
     need_chromium,
+    settled,
+    shown_version,
 )
 from tests.conftest import Server
 
@@ -27,11 +29,6 @@ if TYPE_CHECKING:
 
 
 pytestmark = pytest.mark.browser
-
-
-async def version_of(page: Page) -> int:
-    """The version of the state the page shows."""
-    return int(await page.locator("#board").get_attribute("data-version") or -1)
 
 
 async def hand_count_shown(page: Page, seat: int) -> int:
@@ -77,7 +74,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
         await ala.check("input[name=visibility][value=private]")
         await ala.screenshot(path=SHOTS / "rh_lobby.png", full_page=True)
         await ala.click("#create-table button[type=submit]")
-        await expect(ala.locator("#conn-status")).to_have_text("live")
+        await settled(ala)
         invite = await ala.locator("#invite-link").input_value()
 
         for page, name in ((bartek, "Bartek"), (celina, "Celina")):
@@ -87,7 +84,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
             await page.click("button[type=submit]")
             await expect(page.locator(".seat.mine")).to_contain_text(name)
         await watcher.goto(invite)
-        await expect(watcher.locator("#conn-status")).to_have_text("live")
+        await settled(watcher)
         await ala.get_by_role("button", name="Start the game").click()
 
         for page in pages:
@@ -121,7 +118,7 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
             await expect(watcher.locator(".rh-turn")).to_contain_text(
                 ["Ala", "Bartek", "Celina"][seat]
             )
-            before = await version_of(page)
+            before = await shown_version(page)
             held = await page.locator("#me [data-card]").count()
             assert await hand_count_shown(watcher, seat) == held
             jokers = page.locator("#me button.rh-tile.rh-c-rainbow")
@@ -156,10 +153,10 @@ async def test_whole_game_played_by_clicking(sqlite_server: Server) -> None:
                 tile = tiles.nth(best_of(targets, moves, greedy))
                 card = await tile.get_attribute("data-card") or ""
                 await tile.click()
-            await expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
-            after = await version_of(page)
+            await settled(page, version=before + 1)
+            after = await shown_version(page)
             for other in pages:
-                await expect(other.locator("#board")).to_have_attribute("data-version", str(after))
+                await settled(other, version=after)
             moves += 1
             moves_in_round += 1
             new_round = int(await ala.locator(".rh").get_attribute("data-round") or 0)

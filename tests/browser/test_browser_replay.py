@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     launch,
     need_chromium,
     open_as,
+    settled,
 )
 from tests.clients import drive, make_table
 from tests.conftest import Server
@@ -52,15 +53,16 @@ async def test_replay_from_your_games(sqlite_server: Server) -> None:
             await page.screenshot(path=SHOTS / "history_laptop.png", full_page=True)
             await page.get_by_role("link", name="Replay").click()
             at = page.locator(".replay-at")
-            await expect(at).to_have_text(f"Move {last} of {last}")
-            await page.keyboard.press("Home")
-            await expect(at).to_have_text(f"Move 0 of {last}")
-            await page.keyboard.press("ArrowRight")
-            await expect(at).to_have_text(f"Move 1 of {last}")
-            await page.keyboard.press("ArrowRight")
-            await expect(at).to_have_text(f"Move 2 of {last}")
-            await page.keyboard.press("ArrowLeft")
-            await expect(at).to_have_text(f"Move 1 of {last}")
+
+            async def shows(step: int) -> None:
+                """The replay page of `step` has loaded and listens to the keyboard."""
+                await expect(at).to_have_text(f"Move {step} of {last}")
+                await settled(page)
+
+            await shows(last)
+            for key, step in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1)):
+                await page.keyboard.press(key)
+                await shows(step)
             await page.locator("[data-replay-slider]").fill(str(last // 2))
             await page.locator("[data-replay-slider]").dispatch_event("change")
             await expect(at).to_have_text(f"Move {last // 2} of {last}")
