@@ -1,6 +1,6 @@
 """What every real-browser test shares: Debian's Chromium through Playwright (never a
-downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts and the
-phone-width check."""
+downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts, the
+wait for the page's own "settled" signal (`settled`, never a sleep) and the phone-width check."""
 
 from __future__ import annotations
 
@@ -85,28 +85,20 @@ async def open_as(browser: Browser, base: str, url: str, player: Player | None, 
     return page
 
 
-SETTLED = """([version, pushes]) => {
+SETTLED = """(version) => {
   const d = document.documentElement.dataset;
   if (!d.ready) return false;
   if (document.querySelector("[ws-connect]") && !(d.live && d.pushes)) return false;
-  if (pushes !== null && !(Number(d.pushes) > pushes)) return false;
   return version === null || Number(d.version) >= version;
 }"""
 
 
-async def settled(
-    page: Page, version: int | None = None, *, after: int | None = None, timeout: float = 30_000
-) -> None:
+async def settled(page: Page, version: int | None = None, *, timeout: float = 30_000) -> None:
     """Wait until the page says it has settled (static/js/stolik.js marks <html>): its scripts
     have bound their handlers; on a live page (one with `ws-connect`) its socket is open and a
-    push has been applied. `version`: the table state on screen is that version or a later one.
-    `after`: a push beyond that count (`await pushes(page)`) has been applied."""
-    await page.wait_for_function(SETTLED, arg=[version, after], timeout=timeout)
-
-
-async def pushes(page: Page) -> int:
-    """How many pushes the page has applied so far (for `settled(page, after=...)`)."""
-    return int(await page.evaluate("Number(document.documentElement.dataset.pushes || 0)"))
+    push has been applied. `version`: the table state on screen is that version or a later
+    one (after a move: `settled(page, version=shown + 1)`)."""
+    await page.wait_for_function(SETTLED, arg=version, timeout=timeout)
 
 
 async def shown_version(page: Page) -> int:
