@@ -5,8 +5,8 @@ must give a parsed message or one of the typed refusals — never another except
 
     python -m bench.fuzz [--examples 10000] [--seed 0]
 
-prints how many examples each target ran and what they came to; tests/test_fuzz.py runs a
-smaller profile of the same properties in the suite.
+prints how many examples each target ran and what they came to;
+tests/app/realtime/test_fuzz.py runs a smaller profile of the same properties in the suite.
 """
 
 from __future__ import annotations

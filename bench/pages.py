@@ -1,7 +1,7 @@
 """What one move costs in HTML rendering, per game: the table page (seats bar, board, your
 area, log) rendered for every seat and one spectator, as a move's push does, from positions
 spread over a seeded random game, in English and Polish. No server and no database: the
-rooms are built in memory (`offline_hub`, shared with tests/web/test_html_no_leak.py).
+rooms are built in memory (`offline_hub`, shared with tests/app/presentation/test_html_no_leak.py).
 
     python -m bench.pages [--players 4] [--repeat 50] [--digest]
 

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Install (if needed) and run the whole test suite: formatting, lint, types, then pytest
-# (engines, web on SQLite AND PostgreSQL, browser tests in Debian's Chromium) with coverage.
-# Extra args go to pytest; with none, the coverage floors are enforced (engines 95 %, app 85 %).
+# (engines, app on SQLite AND PostgreSQL, browser tests in Debian's Chromium, deployment) with
+# coverage. Extra args go to pytest; with none, the coverage floors are enforced (engines 95 %,
+# app 85 %). `--fast` first: the same checks and every test except tests/browser/ (the
+# `browser` marker) and tests/deploy/, without coverage (under 3 minutes); args may follow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+FAST=0
+if [ "${1:-}" = "--fast" ]; then
+  FAST=1
+  shift
+fi
 bash scripts/install.sh
 # Debian's Chromium (browser tests) and nginx (the two-process proxy test); never a download.
-if { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; } && [ "$(id -u)" = "0" ] \
-  && command -v apt-get >/dev/null; then
+if [ "$FAST" = "0" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; } \
+  && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx >/dev/null
   # The package may start a system nginx on port 80; the tests run their own.
@@ -16,6 +23,9 @@ fi
 .venv/bin/ruff format --check .
 .venv/bin/ruff check .
 .venv/bin/mypy
+if [ "$FAST" = "1" ]; then
+  exec .venv/bin/pytest -q -m "not browser" --ignore=tests/browser --ignore=tests/deploy "$@"
+fi
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/pytest -q "$@"
 fi

@@ -14,12 +14,14 @@ from typing import Any
 
 import asyncpg
 import pytest
+import redis.asyncio as aioredis
 import uvicorn
 
 from app.core.config import Settings
 from app.main import create_app
 
 PG_DSN = os.environ.get("STOLIK_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("STOLIK_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 async def _pg_admin() -> asyncpg.Connection:
@@ -46,6 +48,19 @@ async def scratch_postgres() -> AsyncIterator[str]:
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+async def redis_or_skip() -> None:
+    """Skip locally without the Redis server; in CI (CI=true) its absence is a failure."""
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        await client.ping()
+    except Exception as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is required in CI but unreachable: {exc}")
+        pytest.skip(f"Redis not reachable: {exc}")
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture

@@ -163,6 +163,7 @@
   }
   // Nothing is computed while htmx swaps (a click right after a swap must find the new
   // controls ready): the old part is only kept, and compared a moment later, off the swap.
+  const MARK_MS = 30;
   const replaced = {};
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const target = evt.detail.target;
@@ -177,7 +178,7 @@
     setTimeout(function () {
       const root = document.getElementById(id);
       if (root) markChanges(root, old ? snapshot(old) : null, glowing[id]);
-    }, 30);
+    }, MARK_MS);
   });
 
   // Your turn, noticed from another tab: the title flashes ("● Your turn — Karmaka") until
@@ -374,6 +375,33 @@
   document.addEventListener("htmx:wsOpen", function () { setConn(t("live"), "live"); });
   document.addEventListener("htmx:wsClose", function () { setConn(t("reconnecting"), "down"); });
   document.addEventListener("htmx:wsError", function () { setConn(t("reconnecting"), "down"); });
+
+  // The page says when it has settled, on <html> (for tools and the browser tests, which
+  // wait for it instead of racing the pushes):
+  // - data-ready: every script of the page has run and bound its handlers (htmx has processed
+  //   the page; set after the DOMContentLoaded handlers of all deferred scripts);
+  // - data-live: the socket is open, so the server's pushes are being listened to;
+  // - data-pushes: how many pushes the page has applied, counted once a push is swapped in,
+  //   its new controls are bound and its changed parts marked (a timer of the marks' MARK_MS,
+  //   set after theirs, runs after them);
+  // - data-version: the table state on screen after that push (#board's data-version).
+  const html = document.documentElement;
+  let pushes = 0;
+  document.addEventListener("DOMContentLoaded", function () {
+    setTimeout(function () { html.dataset.ready = "1"; }, 0);
+  });
+  document.addEventListener("htmx:wsOpen", function () { html.dataset.live = "1"; });
+  ["htmx:wsClose", "htmx:wsError"].forEach(function (name) {
+    document.addEventListener(name, function () { delete html.dataset.live; });
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    setTimeout(function () {
+      pushes += 1;
+      const board = document.getElementById("board");
+      if (board && board.dataset.version) html.dataset.version = board.dataset.version;
+      html.dataset.pushes = String(pushes);
+    }, MARK_MS);
+  });
 
   document.addEventListener("click", function (evt) {
     const button = evt.target.closest("button.copy");

@@ -205,7 +205,7 @@ def test_a_copied_deed_now_in_a_hand_is_named_by_its_ability_only() -> None:
     """Mimic copying a rival's Thievery takes that very card into the copier's Hand; the card
     in play still says what it copied, but no other seat (nor a spectator) is shown that
     physical card while it sits in a Hand. Found by random play (seeded), as in the frame
-    checks of tests/web/test_frames_karmaka.py."""
+    checks of tests/app/presentation/test_frames_karmaka.py."""
     import random
 
     from engines.karmaka.cards import kind

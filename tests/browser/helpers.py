@@ -1,0 +1,145 @@
+"""What every real-browser test shares: Debian's Chromium through Playwright (never a
+downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts, the
+wait for the page's own "settled" signal (`settled`, never a sleep) and the phone-width check."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.clients import Player
+
+if TYPE_CHECKING:
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Playwright,
+        ViewportSize,
+    )
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def need_chromium() -> None:
+    """Skip locally without Debian's chromium; in CI (CI set) its absence is a failure."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is required in CI")
+        pytest.skip("chromium is not installed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+CSP_VIOLATIONS: list[str] = []
+"""Console reports of Content-Security-Policy violations in any page of any browser test
+(tests/browser/conftest.py fails the test that caused one)."""
+
+
+def _watch_csp(context: BrowserContext) -> BrowserContext:
+    def on_console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            CSP_VIOLATIONS.append(message.text)
+
+    context.on("console", on_console)
+    return context
+
+
+async def launch(pw: Playwright) -> Browser:
+    """Headless Debian Chromium; every context it opens reports CSP violations."""
+    browser = await pw.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+    )
+    new_context = browser.new_context
+
+    async def watched_context(**kwargs: Any) -> BrowserContext:
+        return _watch_csp(await new_context(**kwargs))
+
+    async def watched_page(**kwargs: Any) -> Page:
+        context = await watched_context(**kwargs)
+        return await context.new_page()
+
+    browser.new_context = watched_context  # type: ignore[method-assign]
+    browser.new_page = watched_page  # type: ignore[method-assign]
+    return browser
+
+
+async def open_as(browser: Browser, base: str, url: str, player: Player | None, **ctx: Any) -> Page:
+    """A new browser context on `url`, signed in with `player`'s cookie (None: anonymous),
+    once the page has settled."""
+    context = await browser.new_context(**ctx)
+    if player is not None:
+        cookie = player.http.cookies.get("stolik")
+        assert cookie
+        await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
+    page = await context.new_page()
+    await page.goto(url)
+    await settled(page)
+    return page
+
+
+SETTLED = """(version) => {
+  const d = document.documentElement.dataset;
+  if (!d.ready) return false;
+  if (document.querySelector("[ws-connect]") && !(d.live && d.pushes)) return false;
+  return version === null || Number(d.version) >= version;
+}"""
+
+
+async def settled(page: Page, version: int | None = None, *, timeout: float = 30_000) -> None:
+    """Wait until the page says it has settled (static/js/stolik.js marks <html>): its scripts
+    have bound their handlers; on a live page (one with `ws-connect`) its socket is open and a
+    push has been applied. `version`: the table state on screen is that version or a later
+    one (after a move: `settled(page, version=shown + 1)`)."""
+    await page.wait_for_function(SETTLED, arg=version, timeout=timeout)
+
+
+async def shown_version(page: Page) -> int:
+    """The table state on screen once the page has settled (the version of its last push)."""
+    await settled(page)
+    return int(await page.evaluate("Number(document.documentElement.dataset.version)"))
+
+
+WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > 391)
+  .slice(0, 8)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+async def assert_fits_phone(page: Page) -> None:
+    """The page fits a 390 px wide phone; else name the elements that stick out."""
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"] + 2:
+        wide = await page.evaluate(WIDE_ELEMENTS)
+        pytest.fail(f"page scrolls sideways on a phone ({width}px): {wide}")
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+async def serious_a11y_violations(page: Page) -> list[str]:
+    """axe-core (npm, pinned in package.json) run on the page: its serious and critical
+    violations, each as "rule: first offending elements"."""
+    assert AXE.exists(), "axe-core is missing: run scripts/install.sh"
+    # Evaluated by the browser's debugger, not added as a <script>: the page's CSP allows no
+    # inline script, and must not be loosened for a test.
+    await page.evaluate(AXE.read_text())
+    found: list[dict[str, Any]] = await page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ["violations"]});
+          return r.violations.map(v => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+        }"""
+    )
+    return [
+        f"{v['id']}: {', '.join(v['nodes'])}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]

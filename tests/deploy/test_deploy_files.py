@@ -1,0 +1,236 @@
+"""The deployment files are valid: docker-compose.yml loads and names what the app needs,
+and deploy/nginx.conf (run by a local nginx, as CI has) routes each table to one replica."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import secrets
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.deploy.proxy import (
+    check_config,
+    free_port,
+    nginx_binary,
+    render_config,
+    start_nginx,
+    stop_nginx,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_nginx = pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed")
+
+
+def _compose_command() -> list[str] | None:
+    """`docker compose` (v2 plugin), else `docker-compose` (v1), else None."""
+    docker = shutil.which("docker")
+    if docker:
+        version = subprocess.run(
+            [docker, "compose", "version"], capture_output=True, timeout=30, check=False
+        )
+        if version.returncode == 0:
+            return [docker, "compose"]
+    legacy = shutil.which("docker-compose")
+    return [legacy] if legacy else None
+
+
+def test_compose_file_runs_the_replicated_deployment() -> None:
+    """A YAML load (Docker has no engine here); `docker compose config` too when it can."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+
+    db = services["db"]
+    assert db["image"].startswith("postgres:")
+    assert "pg_isready" in " ".join(db["healthcheck"]["test"])
+
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:")
+    assert redis["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+
+    # Migrations run once, by a one-shot service of the app's image, before any replica.
+    migrate = services["migrate"]
+    assert migrate["command"] == ["alembic", "upgrade", "head"]
+    assert migrate["restart"] == "no"
+    assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+
+    replicas = {name: s for name, s in services.items() if name.startswith("app")}
+    assert len(replicas) >= 2
+    for name, app in replicas.items():
+        assert app["image"] == migrate["image"], name
+        env = app["environment"]
+        assert env["DATABASE_URL"].startswith("postgresql+asyncpg://"), name
+        assert env["REDIS_URL"].startswith("redis://redis:"), name
+        assert env["AUTO_MIGRATE"] == "false", name
+        assert env["SECRET_KEY"].startswith("${STOLIK_SECRET_KEY:?"), name
+        assert env["LOG_FORMAT"] == "json" and "METRICS_TOKEN" in env, name
+        assert "PUBLIC_ORIGINS" in env and "FORWARDED_ALLOW_IPS" in env, name
+        # Not the image's default command (which migrates first); behind the proxy.
+        assert "alembic" not in " ".join(app["command"]), name
+        assert "--proxy-headers" in app["command"], name
+        assert "ports" not in app, f"{name}: only the proxy is published"
+        deps = app["depends_on"]
+        assert deps["migrate"]["condition"] == "service_completed_successfully", name
+        assert deps["redis"]["condition"] == "service_healthy", name
+        assert deps["db"]["condition"] == "service_healthy", name
+        assert "/readyz" in " ".join(app["healthcheck"]["test"]), name
+
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
+    assert proxy["ports"] == ["8000:80"]
+    assert {n: d["condition"] for n, d in proxy["depends_on"].items()} == dict.fromkeys(
+        replicas, "service_healthy"
+    )
+    assert "healthcheck" in proxy
+    # Every replica is an upstream server of the proxy.
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name in replicas:
+        assert f"server {name}:8000" in site
+
+    compose_cmd = _compose_command()
+    if compose_cmd:
+        result = subprocess.run(
+            [*compose_cmd, "config", "-q"],
+            cwd=ROOT,
+            env={"STOLIK_SECRET_KEY": "x", "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+
+
+@needs_nginx
+def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
+    """`nginx -t` on deploy/nginx.conf as the tests render it (loopback upstreams)."""
+    conf = render_config(free_port(), [free_port(), free_port()], tmp_path)
+    result = check_config(conf)
+    assert result.returncode == 0, result.stderr
+
+
+class _Echo(BaseHTTPRequestHandler):
+    """An upstream that answers with its port and the headers the proxy sent it."""
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        self.rfile.read(length)
+        body = json.dumps(
+            {
+                "port": self.connection.getsockname()[1],
+                "path": self.path,
+                **{
+                    name: self.headers.get(name)
+                    for name in ("host", "upgrade", "connection", "x-forwarded-for")
+                },
+                "proto": self.headers.get("x-forwarded-proto"),
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[int]:
+    """Two echo upstreams behind nginx with deploy/nginx.conf; yields the proxy's port."""
+    upstreams = [ThreadingHTTPServer(("127.0.0.1", 0), _Echo) for _ in range(2)]
+    threads = [threading.Thread(target=s.serve_forever, daemon=True) for s in upstreams]
+    for t in threads:
+        t.start()
+    port = free_port()
+    proc = start_nginx(port, [s.server_address[1] for s in upstreams], tmp_path)
+    try:
+        yield port
+    finally:
+        stop_nginx(proc)
+        for s in upstreams:
+            s.shutdown()
+            s.server_close()
+
+
+def _get(port: int, path: str, method: str = "GET", **headers: str) -> dict[str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, headers=headers)
+        response = conn.getresponse()
+        assert response.status == 200
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+    finally:
+        conn.close()
+
+
+@needs_nginx
+def test_proxy_sends_each_table_to_one_replica(proxied: int) -> None:
+    """Pages, websocket and API of a table reach the same replica; tables spread over both;
+    requests about no table are balanced."""
+    homes = set()
+    for _ in range(24):
+        slug = secrets.token_urlsafe(6)
+        paths = [
+            f"/t/{slug}",
+            f"/t/{slug}/replay?code=abc",
+            f"/ws/t/{slug}?format=json",
+            f"/api/tables/{slug}",
+            f"/api/tables/{slug}/join?code=abc",
+        ]
+        ports = {_get(proxied, path)["port"] for path in paths}
+        ports.add(_get(proxied, f"/t/{slug}/sit", method="POST")["port"])
+        assert len(ports) == 1, (slug, ports)
+        homes |= ports
+    assert len(homes) == 2
+    assert len({_get(proxied, "/healthz")["port"] for _ in range(4)}) == 2
+    assert len({_get(proxied, "/ws/lobby")["port"] for _ in range(4)}) == 2
+
+
+@needs_nginx
+def test_proxy_passes_websocket_upgrades_and_client_headers(proxied: int) -> None:
+    """The handshake headers, the Host the browser used (with its port) and the client's own
+    address (not one it claims) reach the app."""
+    seen = _get(
+        proxied,
+        "/ws/t/abc",
+        Host="localhost:8000",
+        Upgrade="websocket",
+        Connection="Upgrade",
+        **{"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"},
+    )
+    assert seen["upgrade"] == "websocket"
+    assert seen["connection"] == "upgrade"
+    assert seen["host"] == "localhost:8000"
+    assert seen["x-forwarded-for"] == "127.0.0.1"
+    assert seen["proto"] == "http"
+    plain = _get(proxied, "/t/abc")
+    assert plain["upgrade"] is None
+    assert plain["connection"] in (None, "")
+
+
+def test_migrations_upgrade_on_a_fresh_sqlite_file(tmp_path: Path) -> None:
+    """`alembic upgrade head` builds the schema on the embedded default."""
+    import asyncio
+
+    import sqlalchemy as sa
+
+    from app.store.migrate import upgrade_database
+
+    db = tmp_path / "fresh.db"
+    asyncio.run(upgrade_database(f"sqlite+aiosqlite:///{db}"))
+    tables = set(sa.inspect(sa.create_engine(f"sqlite:///{db}")).get_table_names())
+    assert {"users", "rooms", "seats", "games", "moves", "alembic_version"} <= tables
