@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import games, history, people, rooms
+from app.store import games, history, people, tables
 from app.store.models import Game
 from app.store.moves import game_moves
 from app.table import Table
@@ -20,17 +20,17 @@ from engines.core import GameError
 
 async def _finished_game(session: AsyncSession, table: Table, not_yet: str) -> Game:
     """The table's stored game once it has ended; else `not_finished` (409) saying `not_yet`."""
-    game = await games.game_for_room(session, table.room_id)
+    game = await games.game_for_table(session, table.id)
     if game is None or table.status != "finished" or game.result is None:
         raise Refusal("not_finished", not_yet, 409)
     return game
 
 
-async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
+async def export_game(session: AsyncSession, table: Table) -> dict[str, Any]:
     """The finished game as a self-contained JSON document (format `stolik-game/1`); refused
     while it runs, since the secret and the final state would show hidden cards."""
     game = await _finished_game(
-        session, hub, N_("The game is not over yet: its record is shown once it has ended.")
+        session, table, N_("The game is not over yet: its record is shown once it has ended.")
     )
     moves = await game_moves(session, game.id)
     scheme = "v2" if game.seed_secret is not None else "v1"
@@ -47,7 +47,7 @@ async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
                 "bot": info.bot_level if info.is_bot else None,
                 "control": info.control,
             }
-            for s, info in sorted(hub.seats.items())
+            for s, info in sorted(table.seats.items())
         ],
         "commitment_scheme": scheme,
         "commitment": game.seed_commitment,
@@ -63,9 +63,9 @@ async def export_game(session: AsyncSession, hub: Table) -> dict[str, Any]:
     return export
 
 
-async def verify_game(session: AsyncSession, hub: Table) -> tuple[dict[str, Any], verify.Report]:
+async def verify_game(session: AsyncSession, table: Table) -> tuple[dict[str, Any], verify.Report]:
     """The export and what replaying it found (in a worker thread: a replay takes a while)."""
-    export = await export_game(session, hub)
+    export = await export_game(session, table)
     report = await asyncio.to_thread(verify.verify, export)
     return export, report
 
@@ -81,11 +81,11 @@ class Replays:
         self.keep = keep
         self._built: dict[int, list[Any]] = {}
 
-    async def states(self, session: AsyncSession, hub: Table) -> list[Any]:
+    async def states(self, session: AsyncSession, table: Table) -> list[Any]:
         """Every state of the room's finished game: index = version."""
         game = await _finished_game(
             session,
-            hub,
+            table,
             N_("A game can be replayed once it is over; until then the table is the game."),
         )
         if game.id in self._built:
@@ -93,7 +93,7 @@ class Replays:
             self._built[game.id] = states  # most recently used last
             return states
         moves = await game_moves(session, game.id)
-        engine = hub.engine
+        engine = table.engine
         options = engine.parse_options(game.options)
 
         def build() -> list[Any]:
@@ -176,7 +176,7 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         int(p.get("seat", i)): str(p.get("name") or "?")[:24]
         for i, p in enumerate(export.get("players") or [])
     }
-    room = await rooms.create_room(
+    room = await tables.create_room(
         session,
         host_id=importer_id,
         game_id=engine.spec.id,
@@ -184,10 +184,10 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         num_seats=n,
         private=True,
     )
-    await rooms.remove_seat_at(session, room.id, 0)
+    await tables.remove_seat_at(session, room.id, 0)
     for seat in range(n):
         guest = await people.create_user(session, names.get(seat, f"Player {seat + 1}"))
-        await rooms.add_seat(session, room.id, seat, guest.id)
+        await tables.add_seat(session, room.id, seat, guest.id)
     scheme = export.get("commitment_scheme")
     game = await games.create_game(
         session,
@@ -212,5 +212,5 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         [[e.to_json() for e in step] for step in events],
         export["result"],
     )
-    await rooms.set_room(session, room.id, status="finished")
+    await tables.set_table(session, room.id, status="finished")
     return room

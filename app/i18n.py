@@ -88,7 +88,7 @@ _ = gettext
 def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
     """An engine's or the app's message in the current language: the translated template
     (its plural form for `params["count"]`), filled with the parameters, game words (`Term`s)
-    translated too. Seat references (`{p2}`) are left for the hub to name."""
+    translated too. Seat references (`{p2}`) are left for the table to name."""
     if plural is not None:
         text = ngettext(message, plural, int(params.get("count", 0)))
     else:

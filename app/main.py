@@ -69,21 +69,21 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         engine = make_engine(url, settings.db_pool_size, settings.db_max_overflow)
         app.state.db = engine
         app.state.sessions = make_session_factory(engine)
-        hubs = Tables(app.state.sessions, runtime)
-        hubs.evict_after = settings.hub_evict_after
-        hubs.store = await open_store(url, app.state.sessions, settings.db_pool_size // 2)
-        app.state.hubs = hubs
-        await bus.start(hubs.follow)
-        await hubs.resume()
-        ticker = asyncio.create_task(hubs.run_ticker(settings.clock_tick))
+        tables = Tables(app.state.sessions, runtime)
+        tables.evict_after = settings.hub_evict_after
+        tables.store = await open_store(url, app.state.sessions, settings.db_pool_size // 2)
+        app.state.tables = tables
+        await bus.start(tables.follow)
+        await tables.resume()
+        ticker = asyncio.create_task(tables.run_ticker(settings.clock_tick))
         memory.tune_gc()
         yield
         ticker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await ticker
-        await hubs.shutdown()
+        await tables.shutdown()
         await bus.stop()
-        await hubs.store.close()
+        await tables.store.close()
         await engine.dispose()
 
     app = FastAPI(title="Stolik", lifespan=lifespan)

@@ -9,7 +9,7 @@ glibc it is a no-op.
 The cyclic garbage collector. CPython runs a young-generation collection every 700 net
 container allocations and a full one, which walks every live object, every few hundred young
 ones once the long-lived set has grown by a quarter. A server holds a few hundred thousand
-long-lived objects (modules, templates, catalogues, compiled statements, hubs), so on the
+long-lived objects (modules, templates, catalogues, compiled statements, tables), so on the
 load benchmark (IG, 10 tables, JSON) collections took 13 % of the server's CPU, a full one
 ~160 ms, and their cost grew with the number of tables. `tune_gc()`, called once the app has
 started, moves everything alive at that point into the permanent generation (`gc.freeze()`:

@@ -4,7 +4,7 @@ Served at `/metrics` only when `METRICS_TOKEN` is set, to a request carrying
 `Authorization: Bearer <token>` (a public server must not show its traffic to everyone).
 Counted where things happen: moves applied (by game) and refused (by code), the time from a
 received act to its broadcast, database transaction time of a move; sampled at scrape time:
-open sockets (seat, spectator, lobby) and live hubs.
+open sockets (seat, spectator, lobby) and live tables.
 """
 
 from __future__ import annotations
@@ -49,28 +49,28 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch(self, hubs: Callable[[], Tables | None]) -> None:
-        """Sample the live hubs and their sockets at every scrape."""
-        self.registry.register(_LiveCollector(hubs))
+    def watch(self, tables: Callable[[], Tables | None]) -> None:
+        """Sample the live tables and their sockets at every scrape."""
+        self.registry.register(_LiveCollector(tables))
 
 
 class _LiveCollector(Collector):
-    def __init__(self, hubs: Callable[[], Tables | None]) -> None:
-        self.hubs = hubs
+    def __init__(self, tables: Callable[[], Tables | None]) -> None:
+        self.tables = tables
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        hubs = self.hubs()
+        tables = self.tables()
         sockets = GaugeMetricFamily(
             "stolik_open_sockets", "Open websockets, by kind", labels=["kind"]
         )
-        live = GaugeMetricFamily("stolik_live_hubs", "Rooms held in memory")
+        live = GaugeMetricFamily("stolik_live_hubs", "Tables held in memory")
         seats = spectators = lobby = rooms = 0
-        if hubs is not None:
-            rooms = len(hubs.live())
-            lobby = len(hubs.lobby)
-            for hub in hubs.live():
-                for conn in list(hub.presence.connections):
-                    if hub.seat_of(conn.user_id) is None:
+        if tables is not None:
+            rooms = len(tables.live())
+            lobby = len(tables.lobby)
+            for table in tables.live():
+                for conn in list(table.presence.connections):
+                    if table.seat_of(conn.user_id) is None:
                         spectators += 1
                     else:
                         seats += 1

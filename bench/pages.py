@@ -1,7 +1,8 @@
 """What one move costs in HTML rendering, per game: the table page (seats bar, board, your
 area, log) rendered for every seat and one spectator, as a move's push does, from positions
 spread over a seeded random game, in English and Polish. No server and no database: the
-rooms are built in memory (`offline_hub`, shared with tests/app/presentation/test_html_no_leak.py).
+tables are built in memory (`offline_table`, shared with
+tests/app/presentation/test_html_no_leak.py).
 
     python -m bench.pages [--players 4] [--repeat 50] [--digest]
 
@@ -22,7 +23,7 @@ from typing import Any
 from app import i18n
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
-from app.store.rooms import SeatInfo
+from app.store.tables import SeatInfo
 from app.table import GameLive, Runtime, Table
 from engines import ENGINES
 from engines.core import Engine
@@ -32,7 +33,7 @@ _RUNTIME = Runtime(now=lambda: 1_800_000_000.0)
 objects), which would otherwise count in every measured move."""
 
 
-def offline_hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Table:
+def offline_table(engine: Engine[Any, Any, Any], state: Any, players: int) -> Table:
     """A playing room of `players` people (user ids 100, 101, …) holding `state` at version
     7, with no database behind it (only rendering may be asked of it)."""
     room = SimpleNamespace(
@@ -81,7 +82,7 @@ def positions(engine: Engine[Any, Any, Any], players: int, seed: int, samples: i
 
 def one_move(engine: Engine[Any, Any, Any], state: Any, players: int) -> None:
     """Every audience's page of a new version (a fresh room: nothing rendered yet)."""
-    hub = offline_hub(engine, state, players)
+    hub = offline_table(engine, state, players)
     for seat in [*range(players), None]:
         conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
         state_html(hub.snapshot(), conn, 200)
@@ -95,7 +96,7 @@ def pages_digest(engine: Engine[Any, Any, Any], players: int) -> str:
     for lang in ("en", "pl"):
         with i18n.use(lang):
             for state in states:
-                hub = offline_hub(engine, state, players)
+                hub = offline_table(engine, state, players)
                 for seat in [*range(players), None]:
                     conn = Connection(user_id=None if seat is None else 100 + seat, fmt="html")
                     digest.update(state_html(hub.snapshot(), conn, 200).encode())

@@ -145,10 +145,10 @@ async def make_table(
     return players, table
 
 
-def hub_of(app: Any, slug: str) -> Table:
+def table_of(app: Any, slug: str) -> Table:
     """The live hub of a room in an in-process server (`Server.server.config.app`); tests use
     it to read the authoritative state, never to change it."""
-    hub: Table | None = app.state.hubs.held(slug)
+    hub: Table | None = app.state.tables.held(slug)
     assert hub is not None, slug
     return hub
 
@@ -171,7 +171,7 @@ async def drive(
     rng = random.Random(seed)
     played = 0
     for _ in range(moves):
-        game = hub_of(app, slug).game
+        game = table_of(app, slug).game
         assert game is not None
         if game.engine.outcome(game.state) is not None:
             break

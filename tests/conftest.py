@@ -158,3 +158,13 @@ async def server(db_url: str, tmp_path: Path) -> AsyncIterator[Server]:
         yield srv
     finally:
         await srv.stop()
+
+
+@pytest.fixture
+async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
+    """The app on the embedded SQLite default (what the browser tests use)."""
+    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
+    try:
+        yield srv
+    finally:
+        await srv.stop()

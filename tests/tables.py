@@ -9,12 +9,12 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
-from app.presentation.messages import room_info
-from app.store import rooms
+from app.presentation.messages import table_info
+from app.store import tables
 from app.store.models import Game, Move, Room
 from app.table import Table
 from engines import get_engine
-from tests.clients import Player, hub_of
+from tests.clients import Player, table_of
 from tests.conftest import Server
 
 PLAYERS = {
@@ -37,10 +37,10 @@ async def assert_kept_as_stored(server: Server, slug: str) -> Table:
     same seats and room facts as a hub loaded afresh from the database (as `Tables.get` would
     after an eviction or on another process), for every seat and a spectator."""
     app = app_of(server)
-    hubs = app.state.hubs
-    kept = hub_of(app, slug)
+    hubs = app.state.tables
+    kept = table_of(app, slug)
     async with hubs.sessions() as session:
-        room = await rooms.get_room(session, slug)
+        room = await tables.get_table(session, slug)
         assert room is not None
         loaded = Table(hubs.sessions, room, hubs.runtime)
         await loaded.load(session)
@@ -51,7 +51,7 @@ async def assert_kept_as_stored(server: Server, slug: str) -> Table:
     def stored_facts(hub: Table, audience: int | None) -> dict[str, Any]:
         # Not stored, so not compared: the time now, and since when a seat has been offline
         # (each process's own presence).
-        info = {k: v for k, v in room_info(hub.snapshot(), audience).items() if k != "now"}
+        info = {k: v for k, v in table_info(hub.snapshot(), audience).items() if k != "now"}
         info["seats"] = [{k: v for k, v in s.items() if k != "offline_for"} for s in info["seats"]]
         return info
 
@@ -126,7 +126,7 @@ async def play_until_over(
         msg = player.states[-1]
         if msg["room"]["status"] == "finished":
             return moves
-        game = hub_of(app_of(server), slug).game
+        game = table_of(app_of(server), slug).game
         assert game is not None
         if game.version != msg["version"]:
             await player.wait_for(lambda p, v=msg["version"]: p.version > v, timeout=60)

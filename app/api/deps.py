@@ -1,4 +1,4 @@
-"""Dependencies shared by the routes: settings, database sessions, hubs, the current user, and
+"""Dependencies shared by the routes: settings, database sessions, tables, the current user, and
 the table a route is about (`TableDep` and its kin: the table at the path's slug that the
 caller may see)."""
 
@@ -28,10 +28,10 @@ async def get_settings(request: Request) -> Settings:
     return settings
 
 
-async def get_hubs(request: Request) -> Tables:
-    """The process's room hubs."""
-    hubs: Tables = request.app.state.hubs
-    return hubs
+async def get_tables(request: Request) -> Tables:
+    """The process's live tables."""
+    tables: Tables = request.app.state.tables
+    return tables
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
@@ -43,14 +43,14 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 async def get_user(request: Request) -> User | None:
     """The guest behind the signed session cookie, if any (on a device not signed out); a
     device checked moments ago costs no database session (`identity.person`)."""
-    hubs: Tables = request.app.state.hubs
+    tables: Tables = request.app.state.tables
     user = await identity.person(
         request.session,
         request.app.state.sessions,
-        hubs.runtime.now(),
+        tables.runtime.now(),
         agent_of(request),
         upgrade=True,
-        known=hubs.known,
+        known=tables.known,
     )
     if user is not None and user.language:
         i18n.set_current(user.language)
@@ -65,16 +65,16 @@ async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-HubsDep = Annotated[Tables, Depends(get_hubs)]
+TablesDep = Annotated[Tables, Depends(get_tables)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
 
 
-async def find_table(hubs: Tables, slug: str, user_id: int | None, code: str | None) -> Table:
+async def find_table(tables: Tables, slug: str, user_id: int | None, code: str | None) -> Table:
     """The table at `slug` if it exists and `user_id` may see it (a private one: its players,
     its host, or with its invite `code`); else `unknown_room` (404)."""
-    table = await hubs.get(slug)
+    table = await tables.get(slug)
     # A private table without its invite code answers exactly like a missing one, so a prober
     # cannot tell that it exists.
     if table is None or not table.may_watch(user_id, code):
@@ -82,24 +82,24 @@ async def find_table(hubs: Tables, slug: str, user_id: int | None, code: str | N
     return table
 
 
-async def get_table(slug: str, hubs: HubsDep, user: UserDep, code: str | None = None) -> Table:
+async def get_table(slug: str, tables: TablesDep, user: UserDep, code: str | None = None) -> Table:
     """The path's table as the caller (anyone, signed in or not) may see it; a private one
     with the query's `code`."""
-    return await find_table(hubs, slug, user.id if user else None, code)
+    return await find_table(tables, slug, user.id if user else None, code)
 
 
 async def get_table_invited(
-    slug: str, hubs: HubsDep, user: RequiredUser, code: str | None = None
+    slug: str, tables: TablesDep, user: RequiredUser, code: str | None = None
 ) -> Table:
     """The path's table for a signed-in person (401 first); a private one with the query's
     `code` (joining through an invitation)."""
-    return await find_table(hubs, slug, user.id, code)
+    return await find_table(tables, slug, user.id, code)
 
 
-async def get_table_of_member(slug: str, hubs: HubsDep, user: RequiredUser) -> Table:
+async def get_table_of_member(slug: str, tables: TablesDep, user: RequiredUser) -> Table:
     """The path's table for a signed-in person (401 first); a private one only to its players
     and host (no code is read: acting at a table takes being part of it)."""
-    return await find_table(hubs, slug, user.id, None)
+    return await find_table(tables, slug, user.id, None)
 
 
 TableDep = Annotated[Table, Depends(get_table)]
@@ -132,15 +132,15 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
     one statement, committed at once (this process then knows the device without reading it
     back), on SQLite in `session`. Otherwise, and whatever is in `session`, the caller
     commits."""
-    hubs: Tables = request.app.state.hubs
+    tables: Tables = request.app.state.tables
     cookie = request.session
     if "sid" not in cookie and "uid" not in cookie:
-        now = hubs.runtime.now()
-        guest = await hubs.store.new_guest(session, name, agent_of(request), now)
+        now = tables.runtime.now()
+        guest = await tables.store.new_guest(session, name, agent_of(request), now)
         identity.remember(cookie, guest.user.id, guest.device_id)
         if guest.committed:
             # Checked, as it were, this instant: the guest's next requests need no database read.
-            hubs.known.put(guest.device_id, guest.user, now, now)
+            tables.known.put(guest.device_id, guest.user, now, now)
         return guest.user.id
     user = await people.create_user(session, name)
     await sign_in(request, session, user.id)
@@ -149,8 +149,10 @@ async def new_guest(request: Request, session: AsyncSession, name: str) -> int:
 
 async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None:
     """Sign this browser in as `user_id` on a new device (session rotation)."""
-    hubs: Tables = request.app.state.hubs
+    tables: Tables = request.app.state.tables
     old_uid = request.session.get("uid")
-    await identity.sign_in(request.session, session, user_id, hubs.runtime.now(), agent_of(request))
+    await identity.sign_in(
+        request.session, session, user_id, tables.runtime.now(), agent_of(request)
+    )
     if isinstance(old_uid, int):  # its old device was signed out
-        hubs.person_changed(old_uid)
+        tables.person_changed(old_uid)

@@ -32,7 +32,7 @@ def clean_name(raw: str) -> str:
 
 
 async def name_guest(
-    request: Request, session: AsyncSession, user: User | None, hubs: Tables, name: str
+    request: Request, session: AsyncSession, user: User | None, tables: Tables, name: str
 ) -> int:
     """Make this browser a new guest called `name` (counted against its address's budget:
     `rate_limited` past it), or rename `user`; committed, and the tables the person sits at
@@ -44,5 +44,5 @@ async def name_guest(
         return uid
     await people.rename_user(session, user.id, name)
     await session.commit()
-    hubs.renamed(user.id, name)
+    tables.renamed(user.id, name)
     return user.id

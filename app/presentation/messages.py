@@ -30,7 +30,7 @@ def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
     }
 
 
-def room_info(snap: Snapshot, viewer_seat: int | None) -> dict[str, Any]:
+def table_info(snap: Snapshot, viewer_seat: int | None) -> dict[str, Any]:
     """Public facts about a room (JSON form, shared by both formats).
 
     Times (`now`, clock deadlines) are the server's seconds since the epoch; `offline_for`
@@ -39,33 +39,33 @@ def room_info(snap: Snapshot, viewer_seat: int | None) -> dict[str, Any]:
     half second) and language, and shared by every socket of the table; only the viewer's own
     facts are added per socket.
     """
-    return {**_room_shared(snap), **_viewer_facts(snap, viewer_seat)}
+    return {**_table_shared(snap), **_viewer_facts(snap, viewer_seat)}
 
 
-def room_json(snap: Snapshot, viewer_seat: int | None) -> orjson.Fragment:
-    """`room_info` as JSON, the same bytes as encoding it: the shared part is encoded once per
+def table_json(snap: Snapshot, viewer_seat: int | None) -> orjson.Fragment:
+    """`table_info` as JSON, the same bytes as encoding it: the shared part is encoded once per
     moment and language, and only the viewer's own facts per audience, joined to its end."""
     moment = cache.for_moment(snap)
     key = ("room-json", i18n.current())
     shared: bytes | None = moment.get(key)
     if shared is None:
-        shared = moment[key] = orjson.dumps(_room_shared(snap), option=orjson.OPT_NON_STR_KEYS)
+        shared = moment[key] = orjson.dumps(_table_shared(snap), option=orjson.OPT_NON_STR_KEYS)
     own = orjson.dumps(_viewer_facts(snap, viewer_seat), option=orjson.OPT_NON_STR_KEYS)
     return orjson.Fragment(shared[:-1] + b"," + own[1:])
 
 
-def _room_shared(snap: Snapshot) -> dict[str, Any]:
-    """The part of `room_info` every viewer shares, made once per moment and language."""
+def _table_shared(snap: Snapshot) -> dict[str, Any]:
+    """The part of `table_info` every viewer shares, made once per moment and language."""
     moment = cache.for_moment(snap)
     key = ("room", i18n.current())
     shared: dict[str, Any] | None = moment.get(key)
     if shared is None:
-        shared = moment[key] = _shared_room_info(snap, set(snap.online), snap.now())
+        shared = moment[key] = _shared_table_info(snap, set(snap.online), snap.now())
     return shared
 
 
 def _viewer_facts(snap: Snapshot, viewer_seat: int | None) -> dict[str, Any]:
-    """The part of `room_info` that is the viewer's own (never empty)."""
+    """The part of `table_info` that is the viewer's own (never empty)."""
     game = snap.game
     rematch = rematch_join = None
     if snap.rematch_slug:
@@ -86,8 +86,8 @@ def _viewer_facts(snap: Snapshot, viewer_seat: int | None) -> dict[str, Any]:
     }
 
 
-def _shared_room_info(snap: Snapshot, online: set[int], now: float) -> dict[str, Any]:
-    """The part of `room_info` every viewer shares."""
+def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str, Any]:
+    """The part of `table_info` every viewer shares."""
     game = snap.game
     return {
         "slug": snap.slug,
@@ -127,10 +127,10 @@ def standing_names(snap: Snapshot) -> dict[int, str]:
 
 
 def state_json(
-    snap: Snapshot, seat: int | None, after_version: int, *, encoded_room: bool = False
+    snap: Snapshot, seat: int | None, after_version: int, *, encoded_table: bool = False
 ) -> dict[str, Any]:
     """The JSON state message for `seat` (None = spectator), with the log lines of the
-    versions after `after_version`; `encoded_room`: its room facts as `room_json` (for
+    versions after `after_version`; `encoded_table`: its room facts as `table_json` (for
     encoding with orjson), else as a dict."""
     game = snap.game
     version = game.version if game else 0
@@ -138,7 +138,7 @@ def state_json(
     entries = log.entries_for(snap, seat, after_version)
     lines = [e["text"] for e in entries]
     msg = state_message(version, view or {}, lines, entries)
-    msg["room"] = room_json(snap, seat) if encoded_room else room_info(snap, seat)
+    msg["room"] = table_json(snap, seat) if encoded_table else table_info(snap, seat)
     return msg
 
 
@@ -158,5 +158,5 @@ def state_json_text(snap: Snapshot, seat: int | None, after_version: int) -> str
     if text is None:
         if len(moment) > 64:
             moment.clear()
-        text = moment[key] = encode_json(state_json(snap, seat, after_version, encoded_room=True))
+        text = moment[key] = encode_json(state_json(snap, seat, after_version, encoded_table=True))
     return text

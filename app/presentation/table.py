@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from app import bots, i18n
 from app.presentation import cache, log
 from app.presentation.environment import as_viewer, split_marks, templates
-from app.presentation.messages import room_info, standing_names
+from app.presentation.messages import standing_names, table_info
 from app.realtime.connection import Connection
 from app.table.snapshot import Snapshot
 
@@ -31,7 +31,7 @@ def shared_board(snap: Snapshot) -> Markup:
     cached = drawn.get(key)
     if cached is None:
         ctx = {
-            "room": room_info(snap, None),
+            "room": table_info(snap, None),
             "catalogue": snap.engine.catalogue(),
             "version": game.version,
             "view": game.view(None),
@@ -60,7 +60,7 @@ def state_html(snap: Snapshot, conn: Connection, settings_log_tail: int) -> str:
     """Every fragment of the table page, each swapped by id (hx-swap-oob).
 
     Templates get a narrow context, never the table or a state: `room` (public facts, see
-    `app.presentation.messages.room_info`), `view` (the engine's view for `seat`), `seat`,
+    `app.presentation.messages.table_info`), `view` (the engine's view for `seat`), `seat`,
     `is_host`, `version`, `log_html` (the log lines this seat may read), `names` (display
     names by seat) and `catalogue` (the game's public card data) — nothing else about the
     person, so one rendering serves every socket of the same audience. The game's board is
@@ -92,7 +92,7 @@ def state_html(snap: Snapshot, conn: Connection, settings_log_tail: int) -> str:
         return cached
     view = game.view(seat) if game else None
     lines = log.lines_for(snap, seat, after_version=after, last=settings_log_tail)
-    room = room_info(snap, seat)
+    room = table_info(snap, seat)
     names = standing_names(snap)
     board = ""
     if game and room["status"] not in _WAITING:
@@ -149,7 +149,7 @@ def log_html(snap: Snapshot, lines: list[str], tail: int, added: bool = False) -
 
 def seat_list(snap: Snapshot, room: dict[str, Any], seat: int | None, is_host: bool) -> Markup:
     """The seats of the seats bar as the person at `seat` reads them. Drawn once for everyone
-    at this moment (`cache.for_moment`) and language — `room` is `room_info` of now — and
+    at this moment (`cache.for_moment`) and language — `room` is `table_info` of now — and
     read per audience (`mine()`, as the board); a host without a seat gets their own drawing
     (the hand-to-a-bot buttons are the host's)."""
     unseated_host = is_host and seat is None
@@ -173,6 +173,6 @@ def presence_html(snap: Snapshot, conn: Connection) -> str:
     (who is to act, who has chosen), so no seat's view is computed for a presence change."""
     seat = snap.seat_of(conn.user_id)
     is_host = conn.user_id == snap.host_id
-    room = room_info(snap, seat)
+    room = table_info(snap, seat)
     ctx = {"room": room, "seat_list": seat_list(snap, room, seat, is_host), "oob": True}
     return templates.env.get_template("partials/seats.html").render(ctx)

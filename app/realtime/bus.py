@@ -2,10 +2,10 @@
 
 With `REDIS_URL` set, every committed room change (a move, a seat or status change, a chat
 line, presence, the lobby list) is published on one channel, and every other process updates
-its cached hub from it and pushes to its own sockets (app/realtime/sync.py). Without it (the
+its cached table from it and pushes to its own sockets (app/realtime/sync.py). Without it (the
 embedded default) `LocalBus` publishes nothing and one process is the whole server.
 
-Publishing never waits inside a hub's lock: `send` queues the message and one task publishes
+Publishing never waits inside a table's lock: `send` queues the message and one task publishes
 the queue in order, so a room's messages leave in the order of its versions. What queued while
 the last publish waited goes as ONE Redis message: the sender's `origin` (12 characters), then
 a JSON list of the changes. Every process receives every message on the channel, its own

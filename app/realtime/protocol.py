@@ -58,7 +58,7 @@ class Chat(ClientMessage):
     """A line of table chat."""
 
     type: Literal["chat"]
-    text: str  # length and rate limits are the hub's (settings), with their own error codes
+    text: str  # length and rate limits are the table's (settings), with their own error codes
 
 
 Incoming = Annotated[Act | Sync | Chat, Field(discriminator="type")]

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room, User
 from app.store.moves import MoveRecord
-from app.store.rooms import SeatInfo
+from app.store.tables import SeatInfo
 from engines.core import Event
 
 
@@ -54,7 +54,7 @@ class Store(Protocol):
     # ---- tables and seats
 
     async def create_table(self, session: AsyncSession, room: Room, host: SeatInfo) -> Room:
-        """Store a new open `room` (made by `rooms.new_room`; its id is set) with its host in
+        """Store a new open `room` (made by `tables.new_table`; its id is set) with its host in
         `host.seat`; in `session` (the caller commits) or committed at once."""
 
     async def take_seat(
@@ -78,7 +78,7 @@ class Store(Protocol):
     async def create_rematch(
         self, room: Room, seats: list[SeatInfo], of_room: int, note: tuple[int, Event] | None
     ) -> None:
-        """Store `room` (made by `rooms.new_room`) with `seats` (its host first, then bots) as
+        """Store `room` (made by `tables.new_table`) with `seats` (its host first, then bots) as
         the rematch of the finished table `of_room`, linked to it, and `note` (version, line)
         in that table's log; `Conflict` (nothing written) if a rematch was linked first."""
 

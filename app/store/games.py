@@ -63,7 +63,7 @@ async def create_game(session: AsyncSession, game: Game) -> Game:
     return await insert_row(session, game)
 
 
-async def game_for_room(session: AsyncSession, room_id: int) -> Game | None:
+async def game_for_table(session: AsyncSession, room_id: int) -> Game | None:
     """The room's game, if it has started."""
     result = await session.execute(select(Game).where(Game.room_id == room_id))
     return result.scalar_one_or_none()

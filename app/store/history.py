@@ -17,7 +17,7 @@ from app.store.models import (
     User,
     utcnow,
 )
-from app.store.rooms import SeatInfo
+from app.store.tables import SeatInfo
 
 
 @dataclass

@@ -16,7 +16,7 @@ from app.store.models import (
 
 @dataclass
 class LobbyRow:
-    """One line of the lobby's table list (`your_turn`/`deadline` filled from the live hub)."""
+    """One line of the lobby's table list (`your_turn`/`deadline` filled from the live table)."""
 
     slug: str
     game_id: str

@@ -13,7 +13,7 @@ from app.store.rows import insert_row
 from engines.core import Event
 
 
-async def add_room_event(session: AsyncSession, room_id: int, version: int, event: Event) -> None:
+async def add_table_event(session: AsyncSession, room_id: int, version: int, event: Event) -> None:
     """Store a log line about the table (its English message and parameters)."""
     data = event.to_json()
     await insert_row(
@@ -22,7 +22,7 @@ async def add_room_event(session: AsyncSession, room_id: int, version: int, even
     )
 
 
-async def room_events(session: AsyncSession, room_id: int) -> list[RoomEvent]:
+async def table_events(session: AsyncSession, room_id: int) -> list[RoomEvent]:
     """The table's log lines, in order."""
     result = await session.execute(
         select(RoomEvent).where(RoomEvent.room_id == room_id).order_by(RoomEvent.id)

@@ -14,13 +14,13 @@ import asyncpg
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store import games, moves, people, rooms
+from app.store import games, moves, people, tables
 from app.store.base import Conflict, NewGuest, NotFound, Store
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room
 from app.store.moves import MoveRecord
-from app.store.rooms import SeatInfo
 from app.store.sql import SqlStore
+from app.store.tables import SeatInfo
 from app.store.writer import MoveWriter
 from engines.core import Event
 
@@ -65,19 +65,21 @@ class PgStore(SqlStore):
 
     async def create_table(self, session: AsyncSession, room: Room, host: SeatInfo) -> Room:
         async with self.pool.acquire() as conn:
-            await rooms.create_room_at_once(conn, room, [host])
+            await tables.create_table_at_once(conn, room, [host])
         return room
 
     async def take_seat(
         self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
     ) -> None:
         async with self.pool.acquire() as conn:
-            if not await rooms.add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level):
+            if not await tables.add_seat_at_once(
+                conn, room_id, at_status, seat, user_id, bot_level
+            ):
                 raise Conflict
 
     async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
         async with self.pool.acquire() as conn:
-            now = await rooms.room_now_at_once(conn, room_id)
+            now = await tables.table_now_at_once(conn, room_id)
         if now is None:
             raise NotFound
         return now
@@ -88,7 +90,7 @@ class PgStore(SqlStore):
         if note is None:
             return await super().create_rematch(room, seats, of_room, note)
         async with self.pool.acquire() as conn:
-            if not await rooms.create_room_at_once(conn, room, seats, of_room, note):
+            if not await tables.create_table_at_once(conn, room, seats, of_room, note):
                 raise Conflict
 
     async def start(

@@ -1,7 +1,7 @@
 """The store through SQLAlchemy: SQLite, and PostgreSQL for what has no faster form there.
 
 Each table change is one transaction that first claims the table's row at the status the
-caller knows (`rooms.claim_room`): the second of two processes waits for the first, then sees
+caller knows (`tables.claim_table`): the second of two processes waits for the first, then sees
 its change and loses (`Conflict`)."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store import games, moves, people, rooms
+from app.store import games, moves, people, tables
 from app.store.base import Conflict, NewGuest, NotFound
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room
 from app.store.moves import MoveRecord
-from app.store.notes import add_room_event
-from app.store.rooms import SeatInfo
+from app.store.notes import add_table_event
 from app.store.rows import insert_row
+from app.store.tables import SeatInfo
 from engines.core import Event
 
 
@@ -40,7 +40,7 @@ class SqlStore:
         moved on; a seat or person taken meanwhile breaks a unique constraint: `Conflict`)."""
         try:
             async with self.sessions.begin() as session:
-                if not await rooms.claim_room(session, room_id, at_status):
+                if not await tables.claim_table(session, room_id, at_status):
                     raise Conflict
                 yield session
         except IntegrityError:
@@ -51,7 +51,7 @@ class SqlStore:
     async def create_table(self, session: AsyncSession, room: Room, host: SeatInfo) -> Room:
         await insert_row(session, room)
         assert host.user_id is not None
-        await rooms.add_seat(session, room.id, host.seat, host.user_id)
+        await tables.add_seat(session, room.id, host.seat, host.user_id)
         return room
 
     async def take_seat(
@@ -60,21 +60,21 @@ class SqlStore:
         async with self._claimed(room_id, at_status) as session:
             if bot_level is None:
                 assert user_id is not None
-                await rooms.add_seat(session, room_id, seat, user_id)
+                await tables.add_seat(session, room_id, seat, user_id)
             else:
-                await rooms.add_bot(session, room_id, seat, bot_level)
+                await tables.add_bot(session, room_id, seat, bot_level)
 
     async def leave_seat(self, room_id: int, at_status: str, user_id: int) -> None:
         async with self._claimed(room_id, at_status) as session:
-            await rooms.remove_seat(session, room_id, user_id)
+            await tables.remove_seat(session, room_id, user_id)
 
     async def free_seat(self, room_id: int, at_status: str, seat: int) -> None:
         async with self._claimed(room_id, at_status) as session:
-            await rooms.remove_seat_at(session, room_id, seat)
+            await tables.remove_seat_at(session, room_id, seat)
 
     async def close_table(self, room_id: int, at_status: str) -> None:
         async with self._claimed(room_id, at_status) as session:
-            await rooms.set_room(session, room_id, status="closed")
+            await tables.set_table(session, room_id, status="closed")
 
     async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
         async with self.sessions() as session:
@@ -83,7 +83,7 @@ class SqlStore:
             ).scalar_one_or_none()
             if status is None:
                 raise NotFound
-            return status, {s.seat: s for s in await rooms.room_seats(session, room_id)}
+            return status, {s.seat: s for s in await tables.table_seats(session, room_id)}
 
     async def create_rematch(
         self, room: Room, seats: list[SeatInfo], of_room: int, note: tuple[int, Event] | None
@@ -93,14 +93,14 @@ class SqlStore:
             for info in seats:
                 if info.bot_level is None:
                     assert info.user_id is not None
-                    await rooms.add_seat(session, room.id, info.seat, info.user_id)
+                    await tables.add_seat(session, room.id, info.seat, info.user_id)
                 else:
-                    await rooms.add_bot(session, room.id, info.seat, info.bot_level)
-            if not await rooms.set_rematch(session, of_room, room.slug):
+                    await tables.add_bot(session, room.id, info.seat, info.bot_level)
+            if not await tables.set_rematch(session, of_room, room.slug):
                 raise Conflict  # rolls the new room back
         if note is not None:
             async with self.sessions.begin() as session:
-                await add_room_event(session, of_room, *note)
+                await add_table_event(session, of_room, *note)
 
     # ---- games and moves
 
@@ -113,16 +113,16 @@ class SqlStore:
     ) -> list[SeatInfo] | None:
         room_id = game.room_id
         async with self._claimed(room_id, "open") as session:
-            stored = await rooms.room_seats(session, room_id)
+            stored = await tables.table_seats(session, room_id)
             if {s.seat: (s.user_id, s.bot_level) for s in stored} != seated:
                 raise Conflict  # someone sat down or left through another process
             if compact is not None:
-                await rooms.compact_seats(session, room_id, compact)
-            await rooms.set_room(session, room_id, status="playing", num_seats=game.num_players)
+                await tables.compact_seats(session, room_id, compact)
+            await tables.set_table(session, room_id, status="playing", num_seats=game.num_players)
             await games.create_game(session, game)
-            await add_room_event(session, room_id, 0, opening)
+            await add_table_event(session, room_id, 0, opening)
             if compact is not None:
-                stored = await rooms.room_seats(session, room_id)
+                stored = await tables.table_seats(session, room_id)
         return stored
 
     async def record_move(
@@ -138,11 +138,11 @@ class SqlStore:
             if not await moves.record_move(session, move, result):
                 raise Conflict
             for note in notes:
-                await add_room_event(session, room_id, new_version, note)
+                await add_table_event(session, room_id, new_version, note)
             if away:
-                await rooms.set_control(session, room_id, move.seat, "away")
+                await tables.set_control(session, room_id, move.seat, "away")
             if result is not None:
-                await rooms.set_room(session, room_id, status="finished")
+                await tables.set_table(session, room_id, status="finished")
 
     # ---- people
 

@@ -68,7 +68,7 @@ class Chat:
         """Read the table's latest lines from the database."""
         self.lines.clear()
         self.lines.extend(
-            chat_line(m) for m in await recent_chat(session, self.table.room_id, CHAT_KEPT)
+            chat_line(m) for m in await recent_chat(session, self.table.id, CHAT_KEPT)
         )
 
     def follow(self, line: dict[str, Any]) -> None:
@@ -116,7 +116,7 @@ class Chat:
                 raise Refusal("no_name", N_("Choose a name before you chat."))
             row = await add_chat(
                 session,
-                room_id=table.room_id,
+                room_id=table.id,
                 user_id=user_id,
                 name=user.name,
                 seat=table.seat_of(user_id),

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import games, rooms
-from app.store.notes import add_room_event
+from app.store import games, tables
+from app.store.notes import add_table_event
 from engines.core import Event, Seat, who
 
 if TYPE_CHECKING:
@@ -97,9 +97,9 @@ class Control:
         table = self.table
         line = Event.public(message, who=who(seat))
         async with table.sessions.begin() as session:
-            await rooms.set_control(session, table.room_id, seat, control)
+            await tables.set_control(session, table.id, seat, control)
             if table.game is not None:
-                await add_room_event(session, table.room_id, table.game.version, line)
+                await add_table_event(session, table.id, table.game.version, line)
             if control is None and table.game is not None and table.game.clock is not None:
                 clock = dict(table.game.clock)
                 clock["timeouts"] = {**clock["timeouts"], str(seat): 0}

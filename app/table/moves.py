@@ -91,7 +91,7 @@ class Moves:
         )
         started = time.perf_counter()
         try:
-            await table.store.record_move(table.room_id, record, result, move.notes, move.away)
+            await table.store.record_move(table.id, record, result, move.notes, move.away)
             ok = True
         except Conflict:
             ok = False
@@ -178,7 +178,7 @@ class Moves:
         game.advance(move)
         if move.away:
             table.seats[move.seat] = replace(table.seats[move.seat], control="away")
-            table.room_rev += 1
+            table.revision += 1
         if game.over:
             table.status = "finished"
             table.on_lobby_change()

@@ -42,7 +42,7 @@ class Presence:
     def online_seats(self) -> list[Seat]:
         """Seats with at least one open connection, here or on another process (bots are
         always there). Computed once per presence and table change, not per socket."""
-        key = (self.rev, self.table.room_rev)
+        key = (self.rev, self.table.revision)
         if self._online_key != key:
             online: set[Seat | None] = set(self.local_seats())
             for seats in self.remote_online.values():

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks, identity
 from app.realtime.connection import Connection
-from app.store import games, rooms
+from app.store import games, tables
 from app.store.base import Store
 from app.store.sql import SqlStore
 from app.table.runtime import Runtime
@@ -57,7 +57,7 @@ class Tables:
                 table.touched = time.monotonic()
                 return table
             async with self.sessions() as session:
-                room = await rooms.get_room(session, slug)
+                room = await tables.get_table(session, slug)
                 if room is None:
                     return None
                 table = Table(self.sessions, room, self.runtime)
@@ -70,15 +70,15 @@ class Tables:
 
     def _keep(self, table: Table) -> None:
         table.on_lobby_change = self._lobby_here
-        table.on_room_created = self.adopt
+        table.on_table_created = self.adopt
         self._tables[table.slug] = table
 
-    def adopt(self, room: Any, seats: list[rooms.SeatInfo]) -> Table:
+    def adopt(self, room: Any, seats: list[tables.SeatInfo]) -> Table:
         """Keep a room this process has just created (and committed) in memory as it was
         written — open, these `seats`, no game, no chat — so its first join or page does not
         read back what was just stored (4 queries). Nobody else can have changed it yet; if
         another process does later, the room's changes are judged by the database as ever
-        (claim_room) and this table catches up."""
+        (claim_table) and this table catches up."""
         table = self._tables.get(room.slug)
         if table is not None:
             return table
@@ -189,7 +189,7 @@ class Tables:
                     shifted = clocks.shifted(game.clock, now - last)
                     await games.set_game_clock(session, game.id, game.version, shifted)
             await games.beat(session, now)
-            slugs = await rooms.playing_room_slugs(session)
+            slugs = await tables.playing_table_slugs(session)
         for slug in slugs:
             await self.get(slug)
 
@@ -275,7 +275,7 @@ class Tables:
             seat = table.seat_of(user_id)
             if seat is not None:
                 table.seats[seat] = replace(table.seats[seat], name=name)
-                table.room_rev += 1
+                table.revision += 1
                 table.broadcast("state")
         self._lobby_here()
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import rooms
+from app.store import tables
 from app.store.base import Conflict
 from app.table.seating import judged_again
 from engines.core import Event, who
@@ -37,11 +37,11 @@ class Rematcher:
             if table.rematch_slug is None:
                 line = Event.public(N_("%(who)s started a rematch."), who=who(seat))
                 bots = [
-                    rooms.SeatInfo(s, None, info.name, info.bot_level)
+                    tables.SeatInfo(s, None, info.name, info.bot_level)
                     for s, info in table.seats.items()
                     if info.bot_level is not None
                 ]
-                created = [rooms.SeatInfo(seat, user_id, table.seats[seat].name), *bots]
+                created = [tables.SeatInfo(seat, user_id, table.seats[seat].name), *bots]
                 fields: dict[str, Any] = {
                     "host_id": user_id,
                     "game_id": table.game_id,
@@ -52,18 +52,18 @@ class Rematcher:
                     "bot_level": table.bot_level,
                 }
                 try:
-                    room = rooms.new_room(**fields)
+                    room = tables.new_table(**fields)
                     note = (table.game.version, line) if table.game is not None else None
-                    await table.store.create_rematch(room, created, table.room_id, note)
+                    await table.store.create_rematch(room, created, table.id, note)
                     if table.game is not None and note is not None:
                         table.game.log.append(note)
                     table.rematch_slug = room.slug
                     table.rematch_code = room.invite_code
-                    table.on_room_created(room, created)
+                    table.on_table_created(room, created)
                 except Conflict:
                     # Another process linked a rematch first: everyone joins that one.
                     async with table.sessions() as session:
-                        old = await rooms.get_room(session, table.slug)
+                        old = await tables.get_table(session, table.slug)
                     table.rematch_slug = old.rematch_slug if old else None
                     table.rematch_code = (await self._code())[1]
                 table.changed("rematch")
@@ -75,6 +75,6 @@ class Rematcher:
         table = self.table
         assert table.rematch_slug is not None
         async with table.sessions() as session:
-            room = await rooms.get_room(session, table.rematch_slug)
+            room = await tables.get_table(session, table.rematch_slug)
         assert room is not None
         return room.slug, room.invite_code

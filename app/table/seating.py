@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import games, rooms
+from app.store import games, tables
 from app.store.base import Conflict, NotFound
 from app.table.live import GameLive
 from engines import verify
@@ -85,9 +85,9 @@ class Seating:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
             await self._write(
-                table.store.take_seat(table.room_id, table.status, wanted, user_id, None), recheck
+                table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
-            table.seats[seat] = rooms.SeatInfo(seat, user_id, name)
+            table.seats[seat] = tables.SeatInfo(seat, user_id, name)
             table.changed("join")
             return seat
 
@@ -105,7 +105,7 @@ class Seating:
                 raise Refusal("host_cannot_leave", N_("The host cannot leave; close the table."))
 
             await self._write(
-                table.store.leave_seat(table.room_id, table.status, user_id), self._still_open
+                table.store.leave_seat(table.id, table.status, user_id), self._still_open
             )
             del table.seats[seat]
             table.changed("leave")
@@ -119,9 +119,7 @@ class Seating:
             if table.status != "open":
                 raise Refusal("already_started", N_("The game has already started."))
 
-            await self._write(
-                table.store.close_table(table.room_id, table.status), self._still_open
-            )
+            await self._write(table.store.close_table(table.id, table.status), self._still_open)
             table.status = "closed"
             table.changed("close")
 
@@ -148,7 +146,7 @@ class Seating:
             # Provably fair: 128 secret bits, committed to (with a public salt from the table)
             # before the first move; the seed derives from the secret (engines/verify.py).
             secret = secrets.token_hex(16)
-            salt = f"{table.slug}:{table.room_id}"
+            salt = f"{table.slug}:{table.id}"
             seed = verify.seed_from_secret(secret)
             commitment = verify.commitment(secret, salt)
             options = table.engine.parse_options(table.options)
@@ -168,7 +166,7 @@ class Seating:
             )
             seated = {s: (info.user_id, info.bot_level) for s, info in table.seats.items()}
             record: dict[str, Any] = {
-                "room_id": table.room_id,
+                "room_id": table.id,
                 "engine": table.game_id,
                 "options": options.model_dump(mode="json"),
                 "num_players": players,
@@ -235,9 +233,9 @@ class Seating:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
             await self._write(
-                table.store.take_seat(table.room_id, table.status, wanted, None, level), recheck
+                table.store.take_seat(table.id, table.status, wanted, None, level), recheck
             )
-            table.seats[seat] = rooms.SeatInfo(seat, None, rooms.bot_name(seat, level), level)
+            table.seats[seat] = tables.SeatInfo(seat, None, tables.bot_name(seat, level), level)
             table.changed("add_bot")
             return seat
 
@@ -253,9 +251,7 @@ class Seating:
             if info is None or not info.is_bot:
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
-            await self._write(
-                table.store.free_seat(table.room_id, table.status, seat), self._still_open
-            )
+            await self._write(table.store.free_seat(table.id, table.status, seat), self._still_open)
             del table.seats[seat]
             table.changed("remove_bot")
 
@@ -279,14 +275,14 @@ class Seating:
         if not table.runtime.bus.enabled:
             return
         try:
-            status, seats = await table.store.table_now(table.room_id)
+            status, seats = await table.store.table_now(table.id)
         except NotFound:
             return
         if status != table.status:
             await table.reload_game()
         elif seats != table.seats:
             table.seats = seats
-            table.room_rev += 1
+            table.revision += 1
 
     def _still_open(self) -> None:
         table = self.table

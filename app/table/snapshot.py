@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from app.store.rooms import SeatInfo
+from app.store.tables import SeatInfo
 from app.table.live import Audiences, GameLive, LogKey
 from engines.core import Engine, Event, Outcome, Seat
 
@@ -111,7 +111,7 @@ class Snapshot:
     rematch_code: str | None
     takeover_after: float
     seats: Mapping[Seat, SeatInfo]
-    room_rev: int
+    revision: int
     game: GameFrame | None
     online: tuple[Seat, ...]
     """Seats with an open connection, here or on another process (bots always)."""
@@ -159,7 +159,7 @@ class Snapshot:
             rematch_code=table.rematch_code,
             takeover_after=table.runtime.takeover_after,
             seats=MappingProxyType(dict(table.seats)),
-            room_rev=table.room_rev,
+            revision=table.revision,
             game=frame,
             online=online,
             offline_since=MappingProxyType(dict(table.presence.offline_since)),

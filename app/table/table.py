@@ -29,10 +29,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import Refusal
 from app.realtime.protocol import Act
-from app.store import games, rooms
+from app.store import games, tables
 from app.store.base import Store
 from app.store.moves import game_moves
-from app.store.notes import room_events
+from app.store.notes import table_events
 from app.store.sql import SqlStore
 from app.table.bots import Bots
 from app.table.chat import Chat, ChatLimits
@@ -65,7 +65,7 @@ class Table:
         self.store: Store = SqlStore(sessions)
         """Where table changes and moves are written (`Tables.store`)."""
         self.lock = asyncio.Lock()
-        self.room_id: int = room.id
+        self.id: int = room.id
         self.slug: str = room.slug
         self.game_id: str = room.game_id
         self.engine = get_engine(room.game_id)
@@ -79,15 +79,15 @@ class Table:
         self.bot_level: str = room.bot_level
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
-        self.seats: dict[Seat, rooms.SeatInfo] = {}
+        self.seats: dict[Seat, tables.SeatInfo] = {}
         self.game: GameLive | None = None
-        self.room_rev = 0
+        self.revision = 0
         """Bumped by every change of the table that is not a move (seats, status, names)."""
         self._snapshot: Snapshot | None = None
         self._snapshot_at: tuple[Any, ...] = ()
         self._snapshot_game: GameLive | None = None
         self.on_lobby_change: Callable[[], None] = lambda: None
-        self.on_room_created: Callable[[Any, list[rooms.SeatInfo]], object] = lambda r, s: None
+        self.on_table_created: Callable[[Any, list[tables.SeatInfo]], object] = lambda r, s: None
         """Tables.adopt: a rematch this table just created is kept in memory as written."""
         self.leading = True
         """Whether this process made the table's last change (it moves for bots and clocks
@@ -107,19 +107,19 @@ class Table:
 
     async def load(self, session: AsyncSession) -> None:
         """Read seats, chat and the game (snapshot + move log) from the database."""
-        self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
+        self.seats = {s.seat: s for s in await tables.table_seats(session, self.id)}
         await self.chat.load(session)
         self.presence.all_offline()
         if self.rematch_slug is not None:
-            rematch = await rooms.get_room(session, self.rematch_slug)
+            rematch = await tables.get_table(session, self.rematch_slug)
             self.rematch_code = rematch.invite_code if rematch else None
-        game = await games.game_for_room(session, self.room_id)
+        game = await games.game_for_table(session, self.id)
         if game is None:
             return
         moves = await game_moves(session, game.id)
         notes = [
             (n.version, Event.from_json({"text": n.text, "params": n.params}))
-            for n in await room_events(session, self.room_id)
+            for n in await table_events(session, self.id)
         ]
         # "The game begins" (a table line at version 0), the opening's events, then each
         # version's move events followed by the table's own lines of that version.
@@ -144,15 +144,15 @@ class Table:
     async def reload_game(self) -> None:
         """Re-read the table and its game from the database (another process moved it on)."""
         async with self.sessions() as session:
-            self.seats = {s.seat: s for s in await rooms.room_seats(session, self.room_id)}
-            room = await rooms.get_room(session, self.slug)
+            self.seats = {s.seat: s for s in await tables.table_seats(session, self.id)}
+            room = await tables.get_table(session, self.slug)
             if room is not None:
                 self.status = room.status
                 self.rematch_slug = room.rematch_slug
             offline = dict(self.presence.offline_since)
             await self.load(session)
             self.presence.offline_since = offline
-        self.room_rev += 1
+        self.revision += 1
         self.broadcast("state")
         self.bots.kick()
 
@@ -193,7 +193,7 @@ class Table:
         per version and table revision."""
         game = self.game
         online = tuple(self.presence.online_seats())
-        at = (game.version if game else -1, self.room_rev, online)
+        at = (game.version if game else -1, self.revision, online)
         snapshot = self._snapshot
         if snapshot is not None and self._snapshot_at == at and self._snapshot_game is game:
             return snapshot
@@ -205,7 +205,7 @@ class Table:
             or self._snapshot_game is not game
             or frame.version != game.version
             or snapshot is None
-            or snapshot.room_rev != self.room_rev
+            or snapshot.revision != self.revision
         ):
             frame = GameFrame.of(game)
         snapshot = self._snapshot = Snapshot.of(self, frame, online)
@@ -276,7 +276,7 @@ class Table:
             what,
             extra={"room": self.slug, "status": self.status, "seats": len(self.seats)},
         )
-        self.room_rev += 1
+        self.revision += 1
         self.leading = True
         self.broadcast("state")
         self.on_lobby_change()

@@ -19,7 +19,7 @@ from tests.browser.helpers import (
     open_as,
     settled,
 )
-from tests.clients import hub_of
+from tests.clients import table_of
 from tests.conftest import Server
 from tests.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
 
@@ -85,7 +85,7 @@ async def test_every_control_and_card_can_be_clicked(sqlite_server: Server, game
                         checked += count
                         failures += [f"{size} @v{version}: {f}" for f in failed]
                         await page.screenshot(path=SHOTS / f"clickable_{game}_{size}.png")
-                game_state = hub_of(app_of(sqlite_server), table["slug"]).game
+                game_state = table_of(app_of(sqlite_server), table["slug"]).game
                 assert game_state is not None and game_state.version == version
                 action = rng.choice(game_state.engine.legal_actions(game_state.state, 0))
                 await me.act(game_state.engine.dump_action(action), version)

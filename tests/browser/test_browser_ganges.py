@@ -26,7 +26,7 @@ from tests.browser.helpers import (
     open_as,
     settled,
 )
-from tests.clients import hub_of, make_table
+from tests.clients import make_table, table_of
 from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -76,7 +76,7 @@ async def test_full_game_by_clicking(
     url = f"{base}/t/{slug}?code={table['invite_code']}"
 
     def game() -> Any:
-        live = hub_of(app, slug).game
+        live = table_of(app, slug).game
         assert live is not None
         return live
 

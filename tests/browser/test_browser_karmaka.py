@@ -23,7 +23,7 @@ from tests.browser.helpers import (
     settled,
     shown_version,
 )
-from tests.clients import Player, hub_of, make_table
+from tests.clients import Player, make_table, table_of
 from tests.conftest import Server
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ async def play_two(
         await expect(watcher.locator(".km-hand")).to_have_count(0)
         await expect(watcher.locator(".km-player")).to_have_count(2)
         await expect(ala.locator(".km-hand .km-card")).to_have_count(
-            len(hub_of(app, slug).game.state.players[0].hand)  # type: ignore[union-attr]
+            len(table_of(app, slug).game.state.players[0].hand)  # type: ignore[union-attr]
         )
 
         offers_answered = 0
@@ -192,7 +192,7 @@ async def test_teams_partner_play_in_the_browser(sqlite_server: Server) -> None:
     clients, table = await make_table(
         base, sqlite_server.ws_url, names, game="karmaka", options={"mode": "teams_2v2"}
     )
-    game = hub_of(app, table["slug"]).game
+    game = table_of(app, table["slug"]).game
     assert game is not None
     seat = min(game.engine.to_act(game.state))
     partner = (seat + 2) % 4

@@ -26,7 +26,7 @@ from tests.browser.helpers import (
     settled,
     shown_version,
 )
-from tests.clients import hub_of
+from tests.clients import table_of
 from tests.conftest import Server
 from tests.tables import app_of, bot_table, my_turn_alone, room_of
 
@@ -193,7 +193,7 @@ async def test_a_whole_game_reads_polish(sqlite_server: Server, game: str) -> No
                 assert await english_on(page, messages, "body") == [], f"at version {version}"
                 if room_of(me)["status"] == "finished":
                     break
-                live = hub_of(app_of(sqlite_server), table["slug"]).game
+                live = table_of(app_of(sqlite_server), table["slug"]).game
                 assert live is not None and live.version == version
                 action = rng.choice(live.engine.legal_actions(live.state, 0))
                 await me.act(live.engine.dump_action(action), version)

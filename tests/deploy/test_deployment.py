@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.clients import Player, hub_of, make_table
+from tests.clients import Player, make_table, table_of
 from tests.conftest import REDIS_URL, Server, redis_or_skip
 from tests.deploy.proxy import free_port, nginx_binary, start_nginx, stop_nginx
 from tests.tables import app_of
@@ -170,10 +170,10 @@ async def test_a_table_through_the_proxy_is_watched_live_on_the_other_replica(
 async def test_an_idle_hub_is_evicted_and_reloads(server: Server) -> None:
     players, table = await make_table(server.url, server.ws_url, ["Ala", "Bo", "Cy"])
     slug = table["slug"]
-    hubs = app_of(server).state.hubs
+    hubs = app_of(server).state.tables
     await players[0].connect(slug)
     await players[0].wait_version(0)
-    game = hub_of(app_of(server), slug).game
+    game = table_of(app_of(server), slug).game
     assert game is not None
     seat = sorted(game.engine.to_act(game.state))[0]
     if seat:
@@ -187,7 +187,7 @@ async def test_an_idle_hub_is_evicted_and_reloads(server: Server) -> None:
     for p in players:
         if p.ws is not None:
             await p.ws.close()
-    await _until(lambda: not hub_of(app_of(server), slug).presence.connections)
+    await _until(lambda: not table_of(app_of(server), slug).presence.connections)
     assert hubs.evict_idle(3600) == 0  # not idle for long enough yet
     assert hubs.evict_idle(0) == 1
     assert slug not in {h.slug for h in hubs.live()}
@@ -196,7 +196,7 @@ async def test_an_idle_hub_is_evicted_and_reloads(server: Server) -> None:
     again.http.cookies = players[0].http.cookies
     await again.connect(slug)
     await again.wait_version(1)
-    assert hub_of(app_of(server), slug).game.version == 1  # type: ignore[union-attr]
+    assert table_of(app_of(server), slug).game.version == 1  # type: ignore[union-attr]
     await again.close()
     for p in players:
         await p.close()

@@ -1,4 +1,4 @@
-"""The JSON API: guests, games, tables. Thin handlers over app.tables and the hubs."""
+"""The JSON API: guests, games, tables. Thin handlers over app.lobby and the tables."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pydantic import BaseModel, Field
 
 from app import i18n
 from app.api.deps import (
-    HubsDep,
     InvitedTable,
     MemberTable,
     RequiredUser,
     SessionDep,
     TableDep,
+    TablesDep,
     UserDep,
     spend_creation,
 )
@@ -24,9 +24,9 @@ from app.api.guests import NAME_MAX_CHARS, clean_name, name_guest
 from app.errors import Refusal
 from app.history import export_game, import_game
 from app.i18n import N_
-from app.presentation.messages import room_info
-from app.store import rooms
-from app.tables import create_table, lobby_listing, playable_engines
+from app.lobby import create_table, lobby_listing, playable_engines
+from app.presentation.messages import table_info
+from app.store.tables import SeatInfo
 from engines import get_engine
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -51,11 +51,11 @@ class TableIn(BaseModel):
 
 @router.post("/guest")
 async def guest(
-    body: GuestIn, request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    body: GuestIn, request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> dict[str, Any]:
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
     name = clean_name(body.name)
-    return {"id": await name_guest(request, session, user, hubs, name), "name": name}
+    return {"id": await name_guest(request, session, user, tables, name), "name": name}
 
 
 @functools.cache
@@ -80,15 +80,15 @@ async def games() -> list[dict[str, Any]]:
 
 
 @router.get("/tables")
-async def tables(session: SessionDep, user: UserDep, hubs: HubsDep) -> list[dict[str, Any]]:
+async def tables(session: SessionDep, user: UserDep, tables: TablesDep) -> list[dict[str, Any]]:
     """The caller's own tables first (with `your_turn`), then public ones."""
-    rows = await lobby_listing(session, hubs, user.id if user else None)
+    rows = await lobby_listing(session, tables, user.id if user else None)
     return [row.__dict__ for row in rows]
 
 
 @router.post("/tables", status_code=201)
 async def new_table(
-    body: TableIn, request: Request, session: SessionDep, user: RequiredUser, hubs: HubsDep
+    body: TableIn, request: Request, session: SessionDep, user: RequiredUser, tables: TablesDep
 ) -> dict[str, Any]:
     """Create a table; the creator is its host and sits in seat 0."""
     spend_creation(request, "tables")
@@ -101,11 +101,11 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
-        store=hubs.store,
+        store=tables.store,
     )
     await session.commit()
-    hubs.adopt(room, [rooms.SeatInfo(0, user.id, user.name)])
-    hubs.lobby_changed()
+    tables.adopt(room, [SeatInfo(0, user.id, user.name)])
+    tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return {"slug": room.slug, "invite_code": room.invite_code, "url": url}
 
@@ -113,7 +113,7 @@ async def new_table(
 @router.get("/tables/{slug}")
 async def table(table: TableDep, user: UserDep) -> dict[str, Any]:
     """A table's public facts."""
-    return room_info(table.snapshot(), table.seat_of(user.id if user else None))
+    return table_info(table.snapshot(), table.seat_of(user.id if user else None))
 
 
 @router.post("/tables/{slug}/join")
@@ -187,10 +187,10 @@ async def handover(seat: int, table: MemberTable, user: RequiredUser) -> dict[st
 
 
 @router.post("/tables/{slug}/rematch")
-async def rematch(table: MemberTable, hubs: HubsDep, user: RequiredUser) -> dict[str, Any]:
+async def rematch(table: MemberTable, tables: TablesDep, user: RequiredUser) -> dict[str, Any]:
     """ "Play again": the rematch table (created by the first player who asks)."""
     new_slug, code = await table.rematch(user.id)
-    hubs.lobby_changed()
+    tables.lobby_changed()
     url = f"/t/{new_slug}" + (f"?code={code}" if table.private else "")
     return {"slug": new_slug, "invite_code": code, "url": url}
 

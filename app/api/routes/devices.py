@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import identity
-from app.api.deps import HubsDep, SessionDep, UserDep, sign_in
+from app.api.deps import SessionDep, TablesDep, UserDep, sign_in
 from app.presentation.environment import templates
 from app.store import people
 from app.store.models import User
@@ -32,23 +32,25 @@ async def _devices_page(
 
 
 @router.get("/devices", response_class=HTMLResponse)
-async def devices(request: Request, session: SessionDep, user: UserDep, hubs: HubsDep) -> Response:
+async def devices(
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+) -> Response:
     """The signed-in devices, this one marked."""
     if user is None:
         return RedirectResponse("/name?next=/devices", status_code=303)
-    return await _devices_page(request, session, user, hubs.runtime.now())
+    return await _devices_page(request, session, user, tables.runtime.now())
 
 
 @router.post("/devices/{device_id}/signout")
 async def sign_out_one(
-    device_id: str, request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    device_id: str, request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """Sign out one device (this one too: then this browser is nobody again)."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
-    await people.revoke_devices(session, user.id, hubs.runtime.now(), only=device_id)
+    await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
     await session.commit()
-    hubs.person_changed(user.id)
+    tables.person_changed(user.id)
     if device_id == request.session.get("sid"):
         request.session.clear()
         return RedirectResponse("/", status_code=303)
@@ -57,28 +59,28 @@ async def sign_out_one(
 
 @router.post("/devices/signout-others")
 async def sign_out_others(
-    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """Sign out every device but this one."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
     keep = request.session.get("sid")
     await people.revoke_devices(
-        session, user.id, hubs.runtime.now(), keep=keep if isinstance(keep, str) else None
+        session, user.id, tables.runtime.now(), keep=keep if isinstance(keep, str) else None
     )
     await session.commit()
-    hubs.person_changed(user.id)
+    tables.person_changed(user.id)
     return RedirectResponse("/devices", status_code=303)
 
 
 @router.post("/devices/link", response_class=HTMLResponse)
 async def make_link(
-    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """A new one-time link (and its QR code) to sign another device in as this person."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
-    now = hubs.runtime.now()
+    now = tables.runtime.now()
     token = await identity.new_link(session, user.id, now)
     await session.commit()
     url = str(request.base_url).rstrip("/") + f"/link/{token}"
@@ -100,9 +102,11 @@ async def link_page(token: str, request: Request, user: UserDep) -> Response:
 
 
 @router.post("/link/{token}")
-async def use_link(token: str, request: Request, session: SessionDep, hubs: HubsDep) -> Response:
+async def use_link(
+    token: str, request: Request, session: SessionDep, tables: TablesDep
+) -> Response:
     """Sign this browser in as the link's person, once; a used or expired link says so."""
-    now = hubs.runtime.now()
+    now = tables.runtime.now()
     user_id = await people.claim_device_link(session, identity.token_hash(token), now)
     if user_id is None:
         await session.rollback()

@@ -15,10 +15,10 @@ from app.api.error_page import ErrorPage
 from app.errors import Refusal
 from app.history import import_game
 from app.i18n import N_
+from app.lobby import playable_engines
 from app.presentation.environment import templates
 from app.store import history, people
 from app.store.models import User
-from app.tables import playable_engines
 
 router = APIRouter()
 PAGE = 20

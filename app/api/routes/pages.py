@@ -11,10 +11,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
 from app.api.deps import (
-    HubsDep,
     SessionDep,
     SettingsDep,
     TableDep,
+    TablesDep,
     UserDep,
     find_table,
     spend_creation,
@@ -24,18 +24,19 @@ from app.api.guests import clean_name, name_guest
 from app.errors import Refusal
 from app.history import Replays, round_starts, verify_game
 from app.i18n import N_
-from app.presentation import log as game_log
-from app.presentation.environment import game_title, templates
-from app.presentation.messages import room_info, standing_names
-from app.store import people, rooms
-from app.store.models import User
-from app.tables import (
+from app.lobby import (
     create_table,
     lobby_listing,
     option_fields,
     options_from_form,
     playable_engines,
 )
+from app.presentation import log as game_log
+from app.presentation.environment import game_title, templates
+from app.presentation.messages import standing_names, table_info
+from app.store import people
+from app.store.models import User
+from app.store.tables import SeatInfo
 from engines import REGISTRY
 
 router = APIRouter(tags=["pages"])
@@ -63,25 +64,25 @@ async def name_form(request: Request, user: UserDep, next: str = "/") -> Respons
 
 @router.post("/name", response_class=HTMLResponse)
 async def name_submit(
-    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """Store the name in the signed cookie and go on; `sit=N` in the target takes that seat."""
     form = await request.form()
     target = _safe_next(str(form.get("next", "/")))
     try:
         name = clean_name(str(form.get("name", "")))
-        uid = await name_guest(request, session, user, hubs, name)
+        uid = await name_guest(request, session, user, tables, name)
     except Refusal as exc:
         # A name that will not do is a 400 on this page, however it was refused; a spent
         # creation budget keeps its 429.
         status = 400 if exc.code == "bad_name" else exc.status
         return _name_page(request, user, target, exc.message, status)
-    return RedirectResponse(await _sit_from_target(hubs, uid, name, target), status_code=303)
+    return RedirectResponse(await _sit_from_target(tables, uid, name, target), status_code=303)
 
 
 @router.post("/lang")
 async def choose_language(
-    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """Switch the language: kept with the person (and in a cookie for this browser)."""
     form = await request.form()
@@ -92,13 +93,13 @@ async def choose_language(
     if user is not None:
         await people.set_language(session, user.id, lang)
         await session.commit()
-        hubs.person_changed(user.id)
+        tables.person_changed(user.id)
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
     return response
 
 
-async def _sit_from_target(hubs: HubsDep, user_id: int, name: str, target: str) -> str:
+async def _sit_from_target(tables: TablesDep, user_id: int, name: str, target: str) -> str:
     """A table target carrying `sit=N` (a seat asked for before choosing a name): take that
     seat if it is still free, and return the target without it."""
     url = urlsplit(target)
@@ -109,7 +110,7 @@ async def _sit_from_target(hubs: HubsDep, user_id: int, name: str, target: str) 
     if match is None or not sit.isdigit():
         return clean
     try:
-        table = await find_table(hubs, match.group(1), user_id, query.get("code", [None])[0])
+        table = await find_table(tables, match.group(1), user_id, query.get("code", [None])[0])
         if table.seat_of(user_id) is None:
             await table.join(user_id, name, int(sit))
     except Refusal:
@@ -121,27 +122,29 @@ async def _lobby_page(
     request: Request,
     session: SessionDep,
     user: User,
-    hubs: HubsDep,
+    tables: TablesDep,
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    rows = await lobby_listing(session, hubs, user.id)
+    rows = await lobby_listing(session, tables, user.id)
     games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-    ctx = {"user": user, "rows": rows, "games": games, "error": error, "now": hubs.runtime.now()}
+    ctx = {"user": user, "rows": rows, "games": games, "error": error, "now": tables.runtime.now()}
     return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)
 
 
 @router.get("/", response_class=HTMLResponse)
-async def lobby(request: Request, session: SessionDep, user: UserDep, hubs: HubsDep) -> Response:
+async def lobby(
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+) -> Response:
     """Open tables and the create-table form."""
     if user is None:
         return RedirectResponse("/name?next=/", status_code=303)
-    return await _lobby_page(request, session, user, hubs)
+    return await _lobby_page(request, session, user, tables)
 
 
 @router.post("/tables")
 async def create_from_form(
-    request: Request, session: SessionDep, user: UserDep, hubs: HubsDep
+    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
     """The lobby's create-table form."""
     if user is None:
@@ -168,13 +171,13 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
-            store=hubs.store,
+            store=tables.store,
         )
         await session.commit()
     except Refusal as exc:
-        return await _lobby_page(request, session, user, hubs, exc.message, exc.status)
-    hubs.adopt(room, [rooms.SeatInfo(0, user.id, user.name)])
-    hubs.lobby_changed()
+        return await _lobby_page(request, session, user, tables, exc.message, exc.status)
+    tables.adopt(room, [SeatInfo(0, user.id, user.name)])
+    tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return RedirectResponse(url, status_code=303)
 
@@ -183,7 +186,7 @@ async def create_from_form(
 async def table_page(
     request: Request,
     slug: str,
-    hubs: HubsDep,
+    tables: TablesDep,
     user: UserDep,
     settings: SettingsDep,
     code: str | None = None,
@@ -191,12 +194,12 @@ async def table_page(
     """The table: waiting room before the start, then the game screen; spectators read-only."""
     uid = user.id if user else None
     with refusal_shown(user, i18n.gettext("Table not available")):
-        table = await find_table(hubs, slug, uid, code)
+        table = await find_table(tables, slug, uid, code)
     ws_url = f"/ws/t/{slug}" + (f"?code={quote(code)}" if code else "")
     invite = f"/t/{slug}?code={table.invite_code}" if table.private else f"/t/{slug}"
     ctx: dict[str, Any] = {
         "user": user,
-        "room": room_info(table.snapshot(), table.seat_of(uid)),
+        "room": table_info(table.snapshot(), table.seat_of(uid)),
         "ws_url": ws_url,
         "invite_path": invite,
         "code": code,
@@ -208,16 +211,16 @@ async def table_page(
 
 
 @router.post("/t/{slug}/rematch")
-async def rematch_page(slug: str, hubs: HubsDep, user: UserDep) -> Response:
+async def rematch_page(slug: str, tables: TablesDep, user: UserDep) -> Response:
     """ "Play again" from the end screen: go to the rematch table (created if needed)."""
     if user is None:
         return RedirectResponse(f"/name?next=/t/{slug}", status_code=303)
     try:
-        table = await find_table(hubs, slug, user.id, None)
+        table = await find_table(tables, slug, user.id, None)
         new_slug, code = await table.rematch(user.id)
     except Refusal:
         return RedirectResponse(f"/t/{slug}", status_code=303)
-    hubs.lobby_changed()
+    tables.lobby_changed()
     return RedirectResponse(
         f"/t/{new_slug}" + (f"?code={code}" if table.private else ""), status_code=303
     )
@@ -225,14 +228,14 @@ async def rematch_page(slug: str, hubs: HubsDep, user: UserDep) -> Response:
 
 @router.post("/t/{slug}/sit")
 async def sit_page(
-    slug: str, hubs: HubsDep, user: UserDep, seat: int | None = None, code: str | None = None
+    slug: str, tables: TablesDep, user: UserDep, seat: int | None = None, code: str | None = None
 ) -> Response:
     """Take a seat in one click (the rematch invitation), then show the table."""
     target = f"/t/{slug}" + (f"?code={quote(code)}" if code else "")
     if user is None:
         return RedirectResponse(f"/name?next={quote(target)}", status_code=303)
     try:
-        table = await find_table(hubs, slug, user.id, code)
+        table = await find_table(tables, slug, user.id, code)
         if table.seat_of(user.id) is None:
             try:
                 await table.join(user.id, user.name, seat)
@@ -242,7 +245,7 @@ async def sit_page(
                 await table.join(user.id, user.name, None)
     except Refusal:
         pass  # the table page says what is wrong (full, started, private)
-    hubs.lobby_changed()
+    tables.lobby_changed()
     return RedirectResponse(target, status_code=303)
 
 
@@ -318,7 +321,7 @@ async def replay_page(
     query = {"code": code} if code else {}
     ctx = {
         "user": user,
-        "room": room_info(snap, viewer),
+        "room": table_info(snap, viewer),
         "catalogue": engine.catalogue(),
         "seat": viewer,
         "everyone": everyone,

@@ -1,7 +1,7 @@
 """Websocket endpoints: one per open table page, one for the lobby's live list.
 
 The table socket is a small state machine: accept → attach (full state sent) → read loop
-(act / sync / chat) while a writer task sends what the hub announces (state, presence, chat,
+(act / sync / chat) while a writer task sends what the table announces (state, presence, chat,
 errors) → detach.
 """
 
@@ -20,6 +20,7 @@ from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import RateWindow
 from app.i18n import N_
+from app.lobby import lobby_listing
 from app.presentation.messages import encode_json, state_json_text
 from app.presentation.simple import chat_html, error_html, lobby_html
 from app.presentation.table import presence_html, state_html
@@ -34,7 +35,6 @@ from app.realtime.protocol import (
     presence_message,
 )
 from app.table import ChatLimits, Table, Tables
-from app.tables import lobby_listing
 
 router = APIRouter()
 log = logging.getLogger("stolik.ws")
@@ -42,14 +42,14 @@ log = logging.getLogger("stolik.ws")
 
 async def _user_id(ws: WebSocket) -> int | None:
     """The person behind the socket's cookie (a signed-out device is nobody)."""
-    hubs: Tables = ws.app.state.hubs
+    tables: Tables = ws.app.state.tables
     user = await identity.person(
         dict(ws.session),
         ws.app.state.sessions,
-        hubs.runtime.now(),
+        tables.runtime.now(),
         ws.headers.get("user-agent", ""),
         upgrade=False,
-        known=hubs.known,
+        known=tables.known,
     )
     return user.id if user is not None else None
 
@@ -93,10 +93,10 @@ async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) ->
         sends.end(conn)
 
 
-async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Settings) -> None:
-    """Send what the hub announces; each state is computed for this connection's seat."""
+async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Settings) -> None:
+    """Send what the table announces; each state is computed for this connection's seat."""
     json_fmt = conn.fmt == "json"
-    sends = hub.runtime.sends
+    sends = table.runtime.sends
     while True:
         kind, payload = await conn.queue.get()
         conn.taken(kind)
@@ -109,8 +109,8 @@ async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Setting
             )
             await _send(ws, conn, data, sends)
         elif kind == "state":
-            snap = hub.snapshot()
-            key = (snap.version, snap.room_rev)
+            snap = table.snapshot()
+            key = (snap.version, snap.revision)
             if key == conn.sent_key and payload != "force":
                 continue
             conn.sent_key = key
@@ -121,12 +121,12 @@ async def _writer(ws: WebSocket, hub: Table, conn: Connection, settings: Setting
                 data = state_html(snap, conn, settings.log_tail)
             await _send(ws, conn, data, sends)
         elif kind == "presence":
-            snap = hub.snapshot()
+            snap = table.snapshot()
             data = presence_message(list(snap.online)) if json_fmt else presence_html(snap, conn)
             await _send(ws, conn, data, sends)
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
-            lines = list(hub.chat.lines) if payload is None else [payload]
+            lines = list(table.chat.lines) if payload is None else [payload]
             history = payload is None
             data = chat_message(lines, history) if json_fmt else chat_html(lines, history)
             await _send(ws, conn, data, sends)
@@ -140,24 +140,24 @@ async def table_socket(ws: WebSocket) -> None:
     Both sockets are plain Starlette routes, not FastAPI ones: FastAPI wraps a websocket
     endpoint in two exit stacks, its dependency solver and their closures, which an open
     socket keeps for its whole life (~5 KB of each idle socket's ~40) for nothing here."""
-    hubs: Tables = ws.app.state.hubs
+    tables: Tables = ws.app.state.tables
     settings: Settings = ws.app.state.settings
     slug: str = ws.path_params["slug"]
     code = ws.query_params.get("code")
     fmt = "json" if ws.query_params.get("format") == "json" else "html"
     uid = await _user_id(ws)
-    hub = await hubs.get(slug)
-    if hub is None or not hub.may_watch(uid, code):
+    table = await tables.get(slug)
+    if table is None or not table.may_watch(uid, code):
         # A private table without its code answers like a missing one (no probing).
         await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
         return
     await ws.accept()
-    # The hub again, now: a hub nobody watched may have been forgotten while the socket was
+    # The table again, now: a table nobody watched may have been forgotten while the socket was
     # accepted (`Tables._forget_unwatched`), and a socket must join the one that is followed.
-    hub = await hubs.get(slug) or hub
+    table = await tables.get(slug) or table
     conn = Connection(user_id=uid, fmt=fmt)
-    hub.presence.attach(conn)
-    writer = asyncio.create_task(_write_or_close(ws, hub, conn, settings))
+    table.presence.attach(conn)
+    writer = asyncio.create_task(_write_or_close(ws, table, conn, settings))
     budget = RateWindow(settings.act_rate_count, settings.act_rate_window)
     try:
         while True:
@@ -169,33 +169,35 @@ async def table_socket(ws: WebSocket) -> None:
                 raw = frame.get("bytes") or b""
             over = budget.over()
             if over > settings.act_rate_close:
-                log.info("socket closed: rate limit", extra={"room": hub.slug, "user": uid})
+                log.info("socket closed: rate limit", extra={"room": table.slug, "user": uid})
                 await ws.close(CLOSE_RATE_LIMITED, "rate limited")
                 break
             if over:
                 refusal = Refusal("rate_limited", N_("Too many messages; wait a few seconds."), 429)
                 conn.notify("error", (refusal.code, refusal.message, refusal.template, {}))
                 continue
-            await _handle(hub, conn, uid, raw, settings)
+            await _handle(table, conn, uid, raw, settings)
             if writer.done():
                 break
     except WebSocketDisconnect:
         pass
     finally:
-        hub.presence.detach(conn)
+        table.presence.detach(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
 
 
-async def _write_or_close(ws: WebSocket, hub: Table, conn: Connection, settings: Settings) -> None:
+async def _write_or_close(
+    ws: WebSocket, table: Table, conn: Connection, settings: Settings
+) -> None:
     """The writer; a client too slow to read, or a writer that fails, gets its socket closed
     with a reason (the page re-syncs when it reconnects) instead of a page that says "live"
     while nothing arrives."""
     try:
-        await _writer(ws, hub, conn, settings)
+        await _writer(ws, table, conn, settings)
     except TooSlow:
-        log.info("socket closed: too slow", extra={"room": hub.slug, "user": conn.user_id})
+        log.info("socket closed: too slow", extra={"room": table.slug, "user": conn.user_id})
         with contextlib.suppress(Exception):
             await ws.close(CLOSE_TOO_SLOW, "too slow")
     except asyncio.CancelledError:
@@ -203,21 +205,21 @@ async def _write_or_close(ws: WebSocket, hub: Table, conn: Connection, settings:
     except WebSocketDisconnect:
         pass
     except Exception:
-        log.exception("socket writer failed", extra={"room": hub.slug, "user": conn.user_id})
+        log.exception("socket writer failed", extra={"room": table.slug, "user": conn.user_id})
         with contextlib.suppress(Exception):
             await ws.close(1011, "server error")
 
 
 async def _handle(
-    hub: Table, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
+    table: Table, conn: Connection, uid: int | None, raw: str | bytes, settings: Settings
 ) -> None:
     """One client frame; every refusal becomes an error message and changes nothing."""
-    metrics = hub.runtime.metrics
+    metrics = table.runtime.metrics
     try:
         msg = parse_incoming(raw, settings.max_message_bytes)
         if isinstance(msg, Act):
             started = time.perf_counter()
-            await hub.act(uid, msg)
+            await table.act(uid, msg)
             metrics.act_latency.observe(time.perf_counter() - started)
         elif isinstance(msg, Sync):
             conn.log_version = -1
@@ -226,10 +228,10 @@ async def _handle(
             limits = ChatLimits(
                 settings.chat_max_chars, settings.chat_rate_count, settings.chat_rate_window
             )
-            await hub.send_chat(uid, msg.text, limits)
+            await table.send_chat(uid, msg.text, limits)
     except Refusal as exc:
         metrics.refused.labels(exc.code).inc()
-        log.debug("refused", extra={"room": hub.slug, "user": uid, "code": exc.code})
+        log.debug("refused", extra={"room": table.slug, "user": uid, "code": exc.code})
         conn.notify("error", (exc.code, exc.message, exc.template, exc.params))
         if exc.code in ("stale", "conflict"):
             conn.log_version = -1
@@ -239,15 +241,15 @@ async def _handle(
 @router.websocket_route("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
     """The lobby's table list, pushed again whenever a table changes (query: `format`)."""
-    hubs: Tables = ws.app.state.hubs
+    tables: Tables = ws.app.state.tables
     uid = await _user_id(ws)
     await ws.accept()
     conn = Connection(
         user_id=uid, fmt="json" if ws.query_params.get("format") == "json" else "html"
     )
-    hubs.lobby.add(conn)
+    tables.lobby.add(conn)
     conn.notify("lobby")
-    pusher = asyncio.create_task(_push_lobby(ws, hubs, conn))
+    pusher = asyncio.create_task(_push_lobby(ws, tables, conn))
     try:
         while True:
             frame = await ws.receive()
@@ -256,11 +258,11 @@ async def lobby_socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        hubs.lobby.discard(conn)
+        tables.lobby.discard(conn)
         await _stopped(pusher)
 
 
-async def _push_lobby(ws: WebSocket, hubs: Tables, conn: Connection) -> None:
+async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
     """Send the lobby's table list each time it is told to (a burst of changes is one push).
     A push that fails is logged and ends the pushing (the socket stays until the client
     leaves); a client gone meanwhile is no failure."""
@@ -271,11 +273,11 @@ async def _push_lobby(ws: WebSocket, hubs: Tables, conn: Connection) -> None:
             while not conn.queue.empty():
                 conn.queue.get_nowait()
             async with ws.app.state.sessions() as session:
-                rows = await lobby_listing(session, hubs, conn.user_id)
+                rows = await lobby_listing(session, tables, conn.user_id)
             if conn.fmt == "json":
                 await ws.send_json({"type": "lobby", "tables": [r.__dict__ for r in rows]})
             else:
-                await ws.send_text(lobby_html(rows, hubs.runtime.now()))
+                await ws.send_text(lobby_html(rows, tables.runtime.now()))
     except WebSocketDisconnect:
         raise
     except Exception:

@@ -185,7 +185,7 @@ async def test_a_recently_checked_device_needs_no_database_session(server: Serve
     """A request or socket from a device this process checked moments ago is answered
     without opening a database session (the check is kept, `Known`); once forgotten, the
     next one opens exactly one, to check the device again, and is the same person."""
-    from tests.clients import hub_of
+    from tests.clients import table_of
     from tests.tables import app_of
 
     seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
@@ -208,9 +208,9 @@ async def test_a_recently_checked_device_needs_no_database_session(server: Serve
         assert ala.states[-1]["room"]["your_seat"] == 0  # the socket knows her too
         assert opened == []
 
-        uid = hub_of(app, slug).seats[0].user_id
+        uid = table_of(app, slug).seats[0].user_id
         assert uid is not None
-        app.state.hubs.known.forget(uid)
+        app.state.tables.known.forget(uid)
         r = await ala.http.get(f"/api/tables/{slug}")
         assert r.status_code == 200 and r.json()["your_seat"] == 0
         assert len(opened) == 1

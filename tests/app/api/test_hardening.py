@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.guard import CSP
 from app.logs import JsonFormatter, request_id
 from app.store.migrate import head_revision
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server, start_server
 from tests.tables import app_of
 
@@ -135,7 +135,7 @@ async def test_a_reader_that_never_reads_has_a_short_queue(server: Server) -> No
         max_queue=1,  # the client library stops reading from the socket at once
     )
     app = app_of(server)
-    hub = hub_of(app, table["slug"])
+    hub = table_of(app, table["slug"])
     longest = 0
 
     def choose(state: object, seat: int, actions: list[object]) -> object:
@@ -182,7 +182,7 @@ async def test_metrics_need_the_token_and_count_moves(db_url: str, tmp_path: Pat
         for s in seats:
             await s.connect(table["slug"])
         await seats[0].wait_version(0)
-        hub = hub_of(app_of(srv), table["slug"])
+        hub = table_of(app_of(srv), table["slug"])
         assert hub.game is not None
         seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
         await seats[seat].act({"type": "torch"})
@@ -309,7 +309,7 @@ async def test_the_ticker_sweeps_pushes_stuck_past_the_timeout(server: Server) -
     from app.api.routes.ws import TooSlow, _send
     from app.realtime.connection import Connection
 
-    sends = app_of(server).state.hubs.runtime.sends
+    sends = app_of(server).state.tables.runtime.sends
     before, sends.timeout = sends.timeout, 0.2
     try:
         stuck, conn = _NeverReads(), Connection(user_id=1, fmt="json")
@@ -354,7 +354,7 @@ async def test_moves_and_room_changes_are_logged(server: Server) -> None:
         for s in seats:
             await s.connect(table["slug"])
         await seats[0].wait_version(0)
-        hub = hub_of(app_of(server), table["slug"])
+        hub = table_of(app_of(server), table["slug"])
         assert hub.game is not None
         seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
         await seats[seat].act({"type": "torch"})

@@ -148,7 +148,7 @@ async def test_json_clients_get_message_ids_and_their_language(server: Server) -
 async def test_the_game_list_speaks_the_readers_language(server: Server) -> None:
     """`GET /api/games`: every playable game with its player range and options schema, its
     title in the reader's language; asked again, the same answer (the schema is built once)."""
-    from app.tables import playable_engines
+    from app.lobby import playable_engines
 
     async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
         en = (await http.get("/api/games", headers=ENGLISH)).json()

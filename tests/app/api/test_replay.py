@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.history import Replays
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
 from tests.tables import app_of
 
@@ -33,7 +33,7 @@ async def test_replay_equals_the_live_game(server: Server, game: str) -> None:
         app = app_of(server)
         await drive(app, slug, dict(enumerate(seats)), [watcher], moves=5000, seed=7)
         await seats[0].wait_for(lambda p: p.states[-1]["room"]["status"] == "finished")
-        hub = hub_of(app, slug)
+        hub = table_of(app, slug)
         async with app.state.sessions() as session:
             states = await Replays().states(session, hub)
         assert len(states) == hub.game.version + 1 if hub.game else False

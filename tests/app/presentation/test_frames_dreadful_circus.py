@@ -9,7 +9,7 @@ from typing import Any
 
 from engines.dreadful_circus.goods import goods_view
 from engines.dreadful_circus.model import Inspect
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
@@ -34,7 +34,7 @@ async def test_wagon_contents_stay_with_bidder_and_inspector(server: Server) -> 
     inspections: set[tuple[int, int]] = set()
 
     def record() -> None:
-        game = hub_of(app, slug).game
+        game = table_of(app, slug).game
         assert game is not None
         wagons_at[game.version] = [list(w) for w in game.state.wagons]
         seen_at[game.version] = [list(s) for s in game.state.wagon_seen]
@@ -48,7 +48,7 @@ async def test_wagon_contents_stay_with_bidder_and_inspector(server: Server) -> 
 
         def choose(state: Any, seat: int, actions: list[Any]) -> Any:
             record()
-            game = hub_of(app, slug).game
+            game = table_of(app, slug).game
             assert game is not None
             action = actions[(game.version * 7 + seat) % len(actions)]
             if isinstance(action, Inspect):

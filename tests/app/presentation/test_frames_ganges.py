@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engines.ganges.cards import CARDS
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
 
 PRIVATE_TAKE = re.compile(r"You take (\w+) from")
@@ -47,7 +47,7 @@ async def test_hand_dice_stay_private(server: Server) -> None:
             ]
 
         def choose(state: Any, seat: int, actions: list[Any]) -> Any:
-            game = hub_of(app, slug).game
+            game = table_of(app, slug).game
             assert game is not None
             record(state, game.version)
             # Favour paid actions (dice leave hands publicly) and keep the game moving.
@@ -58,7 +58,7 @@ async def test_hand_dice_stay_private(server: Server) -> None:
         played = await drive(
             app, slug, dict(enumerate(seats)), [spectator], moves=600, choose=choose
         )
-        game = hub_of(app, slug).game
+        game = table_of(app, slug).game
         assert game is not None
         record(game.state, game.version)
         assert seats[0].view["over"], f"game not over after {played} moves"

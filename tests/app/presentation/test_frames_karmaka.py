@@ -14,7 +14,7 @@ import pytest
 
 from engines.karmaka.cards import kind
 from engines.karmaka.model import Play, State, Target
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
 
 REVEALING = ("peek", "swindle")
@@ -137,7 +137,7 @@ async def play(
     rng = random.Random(len(names))
 
     def choose(state: State, seat: int, actions: list[Any]) -> Any:
-        game = hub_of(app, slug).game
+        game = table_of(app, slug).game
         assert game is not None
         secrets.record(game.version, state)
         if prefer_reveals:

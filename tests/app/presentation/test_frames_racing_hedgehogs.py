@@ -8,7 +8,7 @@ from typing import Any
 
 from engines.core import Rng
 from engines.racing_hedgehogs.rules import card_view
-from tests.clients import Player, drive, hub_of, make_table
+from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
 
 
@@ -41,7 +41,7 @@ async def test_hands_and_removed_cards_stay_private(server: Server) -> None:
 
         def choose(state: Any, seat: int, actions: list[Any]) -> Any:
             nonlocal redeals_differ
-            game = hub_of(app, slug).game
+            game = table_of(app, slug).game
             assert game is not None
             engine = game.engine
             hands_at[game.version] = [[card_view(c) for c in h] for h in state.hands]

@@ -12,7 +12,7 @@ import pytest
 from app.presentation.table import presence_html, state_html
 from app.realtime.connection import Connection
 from app.table import Table
-from bench.pages import offline_hub, positions
+from bench.pages import offline_table, positions
 from engines import ENGINES
 from engines.core import Engine, Rng
 
@@ -21,7 +21,7 @@ SAMPLES = 6
 
 
 def _hub(engine: Engine[Any, Any, Any], state: Any, players: int) -> Table:
-    return offline_hub(engine, state, players)
+    return offline_table(engine, state, players)
 
 
 def _positions(engine: Engine[Any, Any, Any], players: int, seed: int) -> list[Any]:

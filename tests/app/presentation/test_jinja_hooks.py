@@ -132,7 +132,7 @@ def _env(**sources: str) -> FastEnvironment:
 
 
 def test_the_installed_jinja_is_the_pinned_one() -> None:
-    pins = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"][
+    pins = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())["project"][
         "dependencies"
     ]
     pinned = next(p.split("==")[1] for p in pins if p.startswith("jinja2=="))

@@ -10,8 +10,8 @@ import pytest
 
 from app import i18n
 from app.presentation.environment import templates
-from app.presentation.messages import room_info, standing_names
-from bench.pages import offline_hub, positions
+from app.presentation.messages import standing_names, table_info
+from bench.pages import offline_table, positions
 from engines import ENGINES
 
 BANNER = (
@@ -56,11 +56,11 @@ def test_every_board_reads_the_same_as_from_its_indented_source(engine: Any) -> 
     del as_written.extensions[collapse]
     players = engine.spec.min_players
     for state in positions(engine, players, seed=2, samples=4):
-        hub = offline_hub(engine, state, players)
+        hub = offline_table(engine, state, players)
         game = hub.game
         assert game is not None
         ctx = {
-            "room": room_info(hub.snapshot(), None),
+            "room": table_info(hub.snapshot(), None),
             "catalogue": engine.catalogue(),
             "version": game.version,
             "view": game.view(None),

@@ -20,8 +20,8 @@ from app.presentation import jinja_hooks
 from app.presentation.environment import templates
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
-from app.store.rooms import SeatInfo
-from bench.pages import offline_hub, positions
+from app.store.tables import SeatInfo
+from bench.pages import offline_table, positions
 from engines import ENGINES
 
 COUNTED = """{% macro word(x, cls=none) %}{{ tick() }}<b class="{{ cls }}">{{ _("hidden") }} {{ x }}</b>{% endmacro %}"""  # noqa: E501
@@ -120,7 +120,7 @@ def _pages(engine: Any) -> list[str]:
         for variant in range(4):
             for lang in ("en", "pl"):
                 for now in (1_800_000_000.0, 1_800_000_007.3):
-                    hub = offline_hub(engine, state, players)
+                    hub = offline_table(engine, state, players)
                     hub.runtime = replace(hub.runtime, now=partial(float, now))
                     assert hub.game is not None
                     if variant >= 1:

@@ -16,7 +16,7 @@ from app.core.config import ROOT
 from app.presentation import environment, table
 from app.presentation.messages import standing_names
 from app.realtime.connection import Connection
-from bench.pages import offline_hub, positions
+from bench.pages import offline_table, positions
 from engines import ENGINES, REGISTRY
 from engines.core import Engine
 
@@ -24,7 +24,7 @@ VIEWER_ONLY = {"seat", "is_host", "log_html", "bot_levels"}
 
 
 def _page(engine: Engine[Any, Any, Any], state: Any, players: int, seat: int | None) -> str:
-    hub = offline_hub(engine, state, players)
+    hub = offline_table(engine, state, players)
     return table.state_html(
         hub.snapshot(), Connection(user_id=None if seat is None else 100 + seat, fmt="html"), 200
     )
@@ -134,7 +134,7 @@ def test_one_board_per_move_and_each_reader_sees_their_own(
 
     monkeypatch.setattr(environment.templates.env, "get_template", counting)
     for state in positions(engine, players, seed=7, samples=4):
-        hub = offline_hub(engine, state, players)
+        hub = offline_table(engine, state, players)
         for lang in ("en", "pl"):
             with i18n.use(lang):
                 before = len(drawn)
@@ -209,7 +209,7 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
     page — the seated host's or, drawn apart, a host without a seat."""
     engine = REGISTRY["incan_gold"]
     state = positions(engine, 3, seed=7, samples=3)[1]
-    hub = offline_hub(engine, state, 3)
+    hub = offline_table(engine, state, 3)
     # Seats 0 and 2 connected (through another process), seat 1 gone for ten minutes.
     hub.presence.remote("elsewhere", {0, 2})
     hub.presence.offline_since = {1: hub.runtime.now() - 600.0}
@@ -232,7 +232,7 @@ def test_the_seats_bar_is_drawn_once_and_the_host_alone_may_hand_a_seat_to_a_bot
         assert f'<span class="seat-name">Player {s + 1} (you)</span>' in bars[100 + s]
     assert "handover?seat=1" in bars[100]  # the host, seat 0
     assert not any("handover" in bars[uid] for uid in (101, 102, None))
-    hub.host_id, hub.room_rev = 999, hub.room_rev + 1  # a host who does not play
+    hub.host_id, hub.revision = 999, hub.revision + 1  # a host who does not play
     assert "handover?seat=1" in table.presence_html(
         hub.snapshot(), Connection(user_id=999, fmt="html")
     )

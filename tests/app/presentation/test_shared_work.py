@@ -16,12 +16,12 @@ from app.presentation import cache, messages
 from app.presentation import log as game_log
 from app.presentation.table import state_html
 from app.realtime.connection import Connection
-from app.store.rooms import SeatInfo
+from app.store.tables import SeatInfo
 from app.table import GameLive
-from bench.pages import offline_hub
+from bench.pages import offline_table
 from engines import ENGINES
 from engines.core import Event
-from tests.clients import Player, hub_of, make_table
+from tests.clients import Player, make_table, table_of
 from tests.conftest import Server
 from tests.tables import app_of, assert_kept_as_stored
 
@@ -48,7 +48,7 @@ async def test_spectators_share_one_encoding_per_state(
         return text
 
     monkeypatch.setattr(messages, "encode_json", counting)
-    game = hub_of(app_of(server), slug).game
+    game = table_of(app_of(server), slug).game
     assert game is not None
     await mover.act(game.engine.dump_action(game.engine.legal_actions(game.state, 0)[0]))
     for client in [mover, *watchers]:
@@ -71,7 +71,7 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     players, table = await make_table(server.url, server.ws_url, ["Ala", "Bo", "Cy"])
     slug = table["slug"]
     app = app_of(server)
-    hub = hub_of(app, slug)
+    hub = table_of(app, slug)
     tail = app.state.settings.log_tail
     watcher = Connection(user_id=None, fmt="html")  # a spectator (drawn, not attached)
     clock = [1_000_000.0]
@@ -109,7 +109,7 @@ async def test_a_tables_views_do_not_outlive_the_push(server: Server) -> None:
     for client in [*players, watcher]:
         await client.connect(slug)
         await client.wait_version(0)
-    game = hub_of(app_of(server), slug).game
+    game = table_of(app_of(server), slug).game
     assert game is not None
     await players[0].act(game.engine.dump_action(game.engine.legal_actions(game.state, 0)[0]))
     for client in [*players, watcher]:
@@ -162,7 +162,7 @@ def _new_incan_gold_room() -> tuple[Any, Any, Any, GameLive]:
 
     engine = get_engine("incan_gold")
     state = engine.setup(3, engine.parse_options({}), 5).state
-    hub = offline_hub(engine, state, 3)
+    hub = offline_table(engine, state, 3)
     game = hub.game
     assert game is not None
     game.log, game.version = [], 0
@@ -214,7 +214,7 @@ def test_log_lines_are_judged_once_per_audience_and_stay_right_as_the_log_grows(
         check()
         if game.version % 3 == 0:  # a table's own line now and then: the log grows by one
             game.log.append((game.version, Event.public("%(who)s is back.", who=who(seat))))
-            hub.room_rev += 1  # as the table counts a line of its own (`Table.changed`)
+            hub.revision += 1  # as the table counts a line of its own (`Table.changed`)
             check()
     private_seen = sum(1 for _, e in game.log if not e.visible_to(None))
     assert private_seen > 0  # private lines were there to be filtered
@@ -280,13 +280,13 @@ def test_an_html_log_sends_only_the_new_lines_and_reads_as_the_whole_log() -> No
         game.log.extend((game.version, e) for e in step.events)
         if game.version == 20:  # a rename: every line is made again, the whole log is sent
             hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
-            hub.room_rev += 1
+            hub.revision += 1
             for conn in conns:
                 assert push(conn) == "true"
                 assert any("Bea" in line for line in shown[id(conn)])
         if game.version == 10:  # a watcher takes over seat 3 (same name): its whole log
             hub.seats[2] = SeatInfo(2, 200, hub.seats[2].name)
-            hub.room_rev += 1
+            hub.revision += 1
             assert push(taker) == "true"
             assert any(line.startswith("You ") for line in shown[id(taker)])
             assert push(conns[2]) == "true"  # and its player watches: the watcher's log
@@ -343,23 +343,23 @@ def test_names_are_kept_until_a_seat_or_the_language_changes() -> None:
     """The display names every audience's log asks for on every move are made once, and made
     again when a seat changes (a rename, a bot) or in another language."""
     engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
-    hub = offline_hub(engine, engine.setup(3, engine.parse_options({}), 1).state, 3)
+    hub = offline_table(engine, engine.setup(3, engine.parse_options({}), 1).state, 3)
     first = game_log.names(hub.snapshot())
     assert first == {0: "Player 1", 1: "Player 2", 2: "Player 3"}
     assert game_log.names(hub.snapshot()) is first
-    # The table counts every change of its seats (`room_rev`): a new snapshot.
+    # The table counts every change of its seats (`revision`): a new snapshot.
     hub.seats[1] = dataclasses.replace(hub.seats[1], name="Bea")
-    hub.room_rev += 1
+    hub.revision += 1
     assert game_log.names(hub.snapshot()) == {0: "Player 1", 1: "Bea", 2: "Player 3"}
     hub.seats[2] = SeatInfo(2, None, "Bot", "easy")
-    hub.room_rev += 1
+    hub.revision += 1
     with i18n.use("en"):
         assert game_log.names(hub.snapshot())[2] == "Bot 3 (easy)"
     with i18n.use("pl"):
         polish = game_log.names(hub.snapshot())[2]
     assert polish != "Bot 3 (easy)" and polish.startswith("Bot 3")
     hub.game.log.append((1, Event.public("%(who)s camps.", who="{p2}")))  # type: ignore[union-attr]
-    hub.room_rev += 1  # a table line: the table counts a change
+    hub.revision += 1  # a table line: the table counts a change
     with i18n.use("en"):
         assert game_log.lines_for(hub.snapshot(), None)[-1].startswith("Bot 3 (easy)")
 
@@ -370,11 +370,11 @@ def test_a_state_with_its_room_encoded_once_is_the_same_bytes(private: bool) -> 
     and joined with each audience's own, is byte for byte the plain encoding of the state
     message, for every seat and a spectator, with and without a rematch to join."""
     engine = next(e for e in ENGINES if e.spec.id == "incan_gold")
-    hub = offline_hub(engine, engine.setup(4, engine.parse_options({}), 5).state, 4)
+    hub = offline_table(engine, engine.setup(4, engine.parse_options({}), 5).state, 4)
     hub.private = private
     for rematch in (None, "NextOne1"):
         hub.rematch_slug, hub.rematch_code = rematch, "code9"
-        hub.room_rev += 1  # a change of the table: a new snapshot
+        hub.revision += 1  # a change of the table: a new snapshot
         for seat in [0, 1, 2, 3, None]:
             text = messages.state_json_text(hub.snapshot(), seat, -1)
             assert text == messages.encode_json(messages.state_json(hub.snapshot(), seat, -1))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.store import games, moves, notes, people, rooms
+from app.store import games, moves, notes, people, tables
 from app.store.base import Conflict, NotFound, Store
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import upgrade_database
@@ -63,7 +63,7 @@ async def person(store: Store, name: str) -> int:
 
 async def table(store: Store, host: int, seats: int = 4) -> Room:
     """An open table of `seats` seats, its host in seat 0 (committed)."""
-    room = rooms.new_room(
+    room = tables.new_table(
         host_id=host,
         game_id="incan_gold",
         options={},
@@ -73,11 +73,11 @@ async def table(store: Store, host: int, seats: int = 4) -> Room:
         bot_level="normal",
     )
     async with store.sessions.begin() as session:
-        made = await store.create_table(session, room, rooms.SeatInfo(0, host, ""))
+        made = await store.create_table(session, room, tables.SeatInfo(0, host, ""))
     return made
 
 
-def seating(seats: dict[int, rooms.SeatInfo]) -> dict[int, tuple[int | None, str | None]]:
+def seating(seats: dict[int, tables.SeatInfo]) -> dict[int, tuple[int | None, str | None]]:
     return {s: (info.user_id, info.bot_level) for s, info in seats.items()}
 
 
@@ -85,7 +85,7 @@ async def status_of(store: Store, room_id: int) -> str:
     return (await store.table_now(room_id))[0]
 
 
-async def seats_of(store: Store, room_id: int) -> dict[int, rooms.SeatInfo]:
+async def seats_of(store: Store, room_id: int) -> dict[int, tables.SeatInfo]:
     return (await store.table_now(room_id))[1]
 
 
@@ -137,7 +137,7 @@ async def stored_game(store: Store, game_id: int) -> tuple[Game, list[Move]]:
 
 async def log_of(store: Store, room_id: int) -> list[tuple[int, str]]:
     async with store.sessions() as session:
-        return [(e.version, e.text) for e in await notes.room_events(session, room_id)]
+        return [(e.version, e.text) for e in await notes.table_events(session, room_id)]
 
 
 # ---- tables and seats ---------------------------------------------------------------------
@@ -147,10 +147,10 @@ async def test_a_new_table_has_its_host_in_seat_0(store: Store) -> None:
     host = await person(store, "Ada")
     room = await table(store, host)
     async with store.sessions() as session:
-        again = await rooms.get_room(session, room.slug)
+        again = await tables.get_table(session, room.slug)
     assert again is not None and again.id == room.id and again.status == "open"
     assert (again.invite_code, again.host_id, again.num_seats) == (room.invite_code, host, 4)
-    assert await store.table_now(room.id) == ("open", {0: rooms.SeatInfo(0, host, "Ada")})
+    assert await store.table_now(room.id) == ("open", {0: tables.SeatInfo(0, host, "Ada")})
 
 
 async def test_seats_are_taken_and_given_up(store: Store) -> None:
@@ -159,9 +159,9 @@ async def test_seats_are_taken_and_given_up(store: Store) -> None:
     await store.take_seat(room.id, "open", 2, bea, None)
     await store.take_seat(room.id, "open", 3, None, "hard")
     assert await seats_of(store, room.id) == {
-        0: rooms.SeatInfo(0, host, "Host"),
-        2: rooms.SeatInfo(2, bea, "Bea"),
-        3: rooms.SeatInfo(3, None, rooms.bot_name(3, "hard"), "hard"),
+        0: tables.SeatInfo(0, host, "Host"),
+        2: tables.SeatInfo(2, bea, "Bea"),
+        3: tables.SeatInfo(3, None, tables.bot_name(3, "hard"), "hard"),
     }
     await store.leave_seat(room.id, "open", bea)
     await store.free_seat(room.id, "open", 3)
@@ -248,9 +248,9 @@ async def test_a_start_short_handed_renumbers_the_seats(store: Store) -> None:
     order = [seats[s] for s in sorted(seats)]
     back = await store.start(a_game(room.id, 3), seating(seats), OPENING, order)
     expected = {
-        0: rooms.SeatInfo(0, host, "Host"),
-        1: rooms.SeatInfo(1, bea, "Bea"),
-        2: rooms.SeatInfo(2, None, rooms.bot_name(2, "easy"), "easy"),
+        0: tables.SeatInfo(0, host, "Host"),
+        1: tables.SeatInfo(1, bea, "Bea"),
+        2: tables.SeatInfo(2, None, tables.bot_name(2, "easy"), "easy"),
     }
     assert back is not None and {s.seat: s for s in back} == expected
     assert await store.table_now(room.id) == ("playing", expected)
@@ -372,29 +372,29 @@ async def test_a_rematch_is_linked_once(store: Store) -> None:
         "bot_level": "normal",
     }
     line = Event.public("%(who)s started a rematch.", who=1)
-    room = rooms.new_room(host_id=host, **fields)
-    seats = [rooms.SeatInfo(1, host, "P1"), rooms.SeatInfo(0, None, "Bot", "easy")]
+    room = tables.new_table(host_id=host, **fields)
+    seats = [tables.SeatInfo(1, host, "P1"), tables.SeatInfo(0, None, "Bot", "easy")]
     await store.create_rematch(room, seats, old.id, (3, line))
     assert await store.table_now(room.id) == (
         "open",
         {
-            0: rooms.SeatInfo(0, None, rooms.bot_name(0, "easy"), "easy"),
-            1: rooms.SeatInfo(1, host, "P1"),
+            0: tables.SeatInfo(0, None, tables.bot_name(0, "easy"), "easy"),
+            1: tables.SeatInfo(1, host, "P1"),
         },
     )
     async with store.sessions() as session:
-        linked = await rooms.get_room(session, old.slug)
-        made = await rooms.get_room(session, room.slug)
+        linked = await tables.get_table(session, old.slug)
+        made = await tables.get_table(session, room.slug)
     assert linked is not None and linked.rematch_slug == room.slug
     assert made is not None and made.id == room.id and made.invite_code == room.invite_code
     assert (await log_of(store, old.id))[-1] == (3, line.to_json()["text"])
 
-    late = rooms.new_room(host_id=host, **fields)
+    late = tables.new_table(host_id=host, **fields)
     with pytest.raises(Conflict):
         await store.create_rematch(late, seats[:1], old.id, (3, line))
     async with store.sessions() as session:
-        assert await rooms.get_room(session, late.slug) is None
-        linked = await rooms.get_room(session, old.slug)
+        assert await tables.get_table(session, late.slug) is None
+        linked = await tables.get_table(session, old.slug)
     assert linked is not None and linked.rematch_slug == room.slug
     assert len(await log_of(store, old.id)) == 2
 
@@ -403,7 +403,7 @@ async def test_a_rematch_without_a_log_line(store: Store) -> None:
     old, _ = await started(store)
     host = (await seats_of(store, old.id))[0].user_id
     assert host is not None
-    room = rooms.new_room(
+    room = tables.new_table(
         host_id=host,
         game_id="incan_gold",
         options={},
@@ -412,7 +412,7 @@ async def test_a_rematch_without_a_log_line(store: Store) -> None:
         clock="none",
         bot_level="normal",
     )
-    await store.create_rematch(room, [rooms.SeatInfo(0, host, "")], old.id, None)
+    await store.create_rematch(room, [tables.SeatInfo(0, host, "")], old.id, None)
     assert list(await seats_of(store, room.id)) == [0]
     assert await log_of(store, old.id) == [(0, "The game begins.")]
 

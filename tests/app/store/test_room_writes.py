@@ -18,22 +18,22 @@ from app.store.games import create_game, new_game, start_at_once
 from app.store.migrate import upgrade_database
 from app.store.models import ChatMessage, Game, Room, SeatRow, User
 from app.store.moves import MoveRecord, record_last_move_at_once, record_move
-from app.store.notes import add_chat, add_room_event, room_events
+from app.store.notes import add_chat, add_table_event, table_events
 from app.store.people import create_user, get_user, list_devices
 from app.store.pg import PgStore, open_pool
-from app.store.rooms import (
+from app.store.tables import (
     SeatInfo,
     add_seat_at_once,
     bot_name,
     create_room,
-    create_room_at_once,
-    get_room,
-    room_now_at_once,
-    room_seats,
-    set_room,
+    create_table_at_once,
+    get_table,
+    set_table,
+    table_now_at_once,
+    table_seats,
 )
-from app.store.rooms import (
-    new_room as unsaved_room,
+from app.store.tables import (
+    new_table as unsaved_room,
 )
 from app.store.writer import MoveWriter
 from engines.core import Event
@@ -53,7 +53,7 @@ async def migrated(url: str) -> AsyncIterator[SessionFactory]:
         await engine.dispose()
 
 
-async def new_room(
+async def new_table(
     session: AsyncSession, host_id: int, *, private: bool = False, game: bool = False
 ) -> tuple[Room, Game | None]:
     """An open Incan Gold room for 4 hosted by `host_id` (and its game at version 0)."""
@@ -82,7 +82,7 @@ async def rooms_with_games(session: AsyncSession, count: int) -> list[tuple[int,
     host = await create_user(session, "Host")
     made = []
     for _ in range(count):
-        room, game = await new_room(session, host.id, game=True)
+        room, game = await new_table(session, host.id, game=True)
         assert game is not None
         made.append((room.id, game.id))
     return made
@@ -94,9 +94,9 @@ async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str
     async with migrated(db_url) as sessions:
         async with sessions.begin() as session:
             user = await create_user(session, "Ala")
-            room, game = await new_room(session, user.id, private=True, game=True)
+            room, game = await new_table(session, user.id, private=True, game=True)
             assert game is not None
-            await add_room_event(session, room.id, 0, Event.public("The game begins."))
+            await add_table_event(session, room.id, 0, Event.public("The game begins."))
             line = await add_chat(
                 session, room_id=room.id, user_id=user.id, name="Ala", seat=0, text="hi"
             )
@@ -111,9 +111,9 @@ async def test_a_row_written_once_reads_back_what_the_database_holds(db_url: str
                         mine, theirs = mine.replace(tzinfo=None), theirs.replace(tzinfo=None)
                     assert mine == theirs, (model.__name__, column.key, mine, theirs)
             assert room.status == "open" and room.clock == "none" and user.language is None
-            seats = await room_seats(session, room.id)
+            seats = await table_seats(session, room.id)
             assert [(s.seat, s.user_id) for s in seats] == [(0, user.id)]
-            events = await room_events(session, room.id)
+            events = await table_events(session, room.id)
             assert [e.text for e in events] == ["The game begins."]
 
 
@@ -126,7 +126,7 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await create_user(session, "Host")
         guests = [await create_user(session, f"G{i}") for i in range(3)]
-        room, _ = await new_room(session, host.id)
+        room, _ = await new_table(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
@@ -166,14 +166,14 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
 async def test_a_rooms_status_and_seats_read_at_once_are_what_the_orm_reads(
     pg_url: str,
 ) -> None:
-    """`room_now_at_once` (the catch-up before a room change, one statement) gives the
-    status and seats that `get_room` and `room_seats` give: a person, a bot (its name made
+    """`table_now_at_once` (the catch-up before a room change, one statement) gives the
+    status and seats that `get_table` and `table_seats` give: a person, a bot (its name made
     from seat and level), a bot playing for a person, an empty room, no room."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await create_user(session, "Host Ż")
         guest = await create_user(session, "Bea")
-        room, _ = await new_room(session, host.id)
-        empty, _ = await new_room(session, guest.id)
+        room, _ = await new_table(session, host.id)
+        empty, _ = await new_table(session, guest.id)
         await session.execute(delete(SeatRow).where(SeatRow.room_id == empty.id))  # no seats
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
@@ -185,14 +185,14 @@ async def test_a_rooms_status_and_seats_read_at_once_are_what_the_orm_reads(
         )
         for r in (room, empty):
             async with sessions() as session:
-                row = await get_room(session, r.slug)
+                row = await get_table(session, r.slug)
                 assert row is not None
-                expected = (row.status, {s.seat: s for s in await room_seats(session, r.id)})
-            assert await room_now_at_once(conn, r.id) == expected
-        status, seats = await room_now_at_once(conn, room.id) or ("", {})
+                expected = (row.status, {s.seat: s for s in await table_seats(session, r.id)})
+            assert await table_now_at_once(conn, r.id) == expected
+        status, seats = await table_now_at_once(conn, room.id) or ("", {})
         assert status == "open" and sorted(seats) == [0, 2, 3]
         assert seats[3].name == bot_name(3, "hard") and seats[2].control == "away"
-        assert await room_now_at_once(conn, 10**9) is None
+        assert await table_now_at_once(conn, 10**9) is None
     finally:
         await conn.close()
 
@@ -263,11 +263,11 @@ async def test_moves_that_come_together_are_written_together_and_judged_apart(
 async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> None:
     """`record_last_move_at_once` (the move that ends a game, one statement): the same game
     row, move row and finished room as the ORM's transaction (`record_move` with the result,
-    then `set_room`), and nothing at all when the game has moved on."""
+    then `set_table`), and nothing at all when the game has moved on."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         rooms = await rooms_with_games(session, 3)
         for room_id, _ in rooms:
-            await set_room(session, room_id, status="playing")
+            await set_table(session, room_id, status="playing")
     result = {"winners": [1], "scores": {"0": 3, "1": 9}}
 
     def last(game_id: int, from_version: int = 0) -> MoveRecord:
@@ -284,7 +284,7 @@ async def test_the_last_move_at_once_writes_what_the_orm_wrote(pg_url: str) -> N
     (orm_room, orm_game), (fast_room, fast_game), (stale_room, stale_game) = rooms
     async with sessions.begin() as session:
         assert await record_move(session, last(orm_game), result)
-        await set_room(session, orm_room, status="finished")
+        await set_table(session, orm_room, status="finished")
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
     try:
@@ -351,7 +351,7 @@ async def test_a_new_guest_is_one_statement_and_a_full_sign_in(server: Server) -
     # it has just made, as the database has it (on SQLite the next request checks it).
     bea = Player(server.url, server.ws_url)
     r = await bea.http.post("/api/guest", json={"name": "Bea"})
-    hubs = app_of(server).state.hubs
+    hubs = app_of(server).state.tables
     async with app_of(server).state.sessions() as session:
         (device,) = await list_devices(session, r.json()["id"])
         stored = await get_user(session, r.json()["id"])
@@ -379,13 +379,13 @@ async def _read_back(session: AsyncSession, model: type, made: Any) -> None:
 
 
 async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> None:
-    """PostgreSQL's `create_room_at_once`: the room and its seats (a person and a bot) in one
+    """PostgreSQL's `create_table_at_once`: the room and its seats (a person and a bot) in one
     statement, read back equal to the object; as a rematch it links the finished room and
     writes its log line, and a second rematch of the same room writes nothing (False)."""
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await create_user(session, "Host")
         other_host = await create_user(session, "Other")
-        old, _ = await new_room(session, host.id)
+        old, _ = await new_table(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn = await asyncpg.connect(dsn)
     try:
@@ -394,24 +394,24 @@ async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> Non
         room = unsaved_room(host_id=host.id, **fields)
         seats = [SeatInfo(2, host.id, "Host"), SeatInfo(3, None, "Bot", "easy")]
         line = Event.public("%(who)s started a rematch.", who="{p0}")
-        assert await create_room_at_once(conn, room, seats, old.id, (41, line))
+        assert await create_table_at_once(conn, room, seats, old.id, (41, line))
         async with sessions() as session:
             await _read_back(session, Room, room)
-            placed = await room_seats(session, room.id)
+            placed = await table_seats(session, room.id)
             assert [(s.seat, s.user_id, s.bot_level) for s in placed] == [
                 (2, host.id, None),
                 (3, None, "easy"),
             ]
-            linked = await get_room(session, old.slug)
+            linked = await get_table(session, old.slug)
             assert linked is not None and linked.rematch_slug == room.slug
-            events = await room_events(session, old.id)
+            events = await table_events(session, old.id)
             assert [(e.version, e.text, e.params) for e in events] == [
                 (41, "%(who)s started a rematch.", {"who": "{p0}"})
             ]
 
         late = unsaved_room(host_id=other_host.id, **fields)
         before = await conn.fetchval("SELECT count(*) FROM rooms")
-        assert not await create_room_at_once(conn, late, seats[:1], old.id, (41, line))
+        assert not await create_table_at_once(conn, late, seats[:1], old.id, (41, line))
         assert await conn.fetchval("SELECT count(*) FROM rooms") == before
         assert await conn.fetchval("SELECT count(*) FROM room_events") == 1
         assert await conn.fetchval("SELECT rematch_slug FROM rooms WHERE id = $1", old.id) == (
@@ -429,7 +429,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
     async with migrated(pg_url) as sessions, sessions.begin() as session:
         host = await create_user(session, "Host")
         guests = [await create_user(session, f"G{i}") for i in range(2)]
-        room, _ = await new_room(session, host.id)
+        room, _ = await new_table(session, host.id)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
@@ -475,7 +475,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
         assert await start_at_once(conn, made, seated, opening)
         async with sessions() as session:
             await _read_back(session, Game, made)
-            events = await room_events(session, room.id)
+            events = await table_events(session, room.id)
             assert [(e.version, e.text, e.params) for e in events] == [
                 (0, opening.message, {"c": "c"})
             ]

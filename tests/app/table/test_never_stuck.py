@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from app.presentation import log as game_log
 from app.store.models import Move
-from tests.clients import Player, hub_of
+from tests.clients import Player, table_of
 from tests.conftest import FakeClock, Server, start_server
 from tests.tables import (
     PLAYERS,
@@ -122,7 +122,7 @@ async def test_autopilot_plays_for_you_until_you_are_back(server: Server) -> Non
     """ "Let a bot play for me" finishes turns without the person; "I'm back" stops it."""
     (me, other), table = await bot_table(server, "karmaka", humans=2)
     slug = table["slug"]
-    hub = hub_of(app_of(server), slug)
+    hub = table_of(app_of(server), slug)
     try:
         await me.connect(slug)
         await other.connect(slug)
@@ -168,7 +168,7 @@ async def test_resign_lets_a_bot_finish_and_marks_the_seat(server: Server) -> No
     """A resigned seat is played to the end by a bot; its person can no longer act."""
     (me,), table = await bot_table(server, "incan_gold")
     slug = table["slug"]
-    hub = hub_of(app_of(server), slug)
+    hub = table_of(app_of(server), slug)
     try:
         await me.connect(slug)
         await first_state(me)
@@ -194,7 +194,7 @@ async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: F
     """Only after 60 s without a connection; the player takes the seat back by returning."""
     (host, gone), table = await bot_table(clocked, "incan_gold", humans=2)
     slug = table["slug"]
-    hub = hub_of(app_of(clocked), slug)
+    hub = table_of(app_of(clocked), slug)
     try:
         await host.connect(slug)
         await gone.connect(slug)
@@ -241,7 +241,7 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
     (me, other), table = await bot_table(clocked, "karmaka", humans=2, clock="fast")
     slug = table["slug"]
     app = app_of(clocked)
-    hub = hub_of(app, slug)
+    hub = table_of(app, slug)
     game = hub.game
     assert game is not None and game.clock is not None
     try:
@@ -251,14 +251,14 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
         first = min(game.engine.to_act(game.state))
         mine = msg["room"]["seats"][first]["clock"]
         assert mine["deadline"] == pytest.approx(clock() + 30 + 180)
-        assert await app.state.hubs.tick() == 0, "nothing fires before the deadline"
+        assert await app.state.tables.tick() == 0, "nothing fires before the deadline"
         timeouts = 0
         while timeouts < 3:
             seat = min(game.engine.to_act(game.state))
             deadline = game.clock["deadlines"][str(seat)]
             clock.t = deadline + 0.5
             version = game.version
-            assert await app.state.hubs.tick() == 1
+            assert await app.state.tables.tick() == 1
             assert game.version == version + 1
             timeouts += 1
             if timeouts < 3:
@@ -293,21 +293,21 @@ async def test_restart_keeps_deadlines_and_forgives_downtime(
     srv = await start_server(db_url, tmp_path, now=clock, clock_tick=3600)
     (me, other), table = await bot_table(srv, "karmaka", humans=2, clock="fast")
     slug = table["slug"]
-    game = hub_of(app_of(srv), slug).game
+    game = table_of(app_of(srv), slug).game
     assert game is not None and game.clock is not None
     seat = min(game.engine.to_act(game.state))
     deadline = game.clock["deadlines"][str(seat)]
     version = game.version
     clock.advance(100)
-    await app_of(srv).state.hubs.beat()
+    await app_of(srv).state.tables.beat()
     await close_all(me, other)
     await srv.stop()
 
     clock.advance(1000)  # the server is down for 1000 s
     srv = await start_server(db_url, tmp_path, now=clock, clock_tick=3600)
     try:
-        hubs = app_of(srv).state.hubs
-        hub = hub_of(app_of(srv), slug)  # loaded at start: a game in progress
+        hubs = app_of(srv).state.tables
+        hub = table_of(app_of(srv), slug)  # loaded at start: a game in progress
         assert hub.game is not None and hub.game.version == version
         assert hub.game.clock is not None
         shifted = hub.game.clock["deadlines"][str(seat)]
@@ -331,18 +331,20 @@ async def test_two_processes_racing_an_expiry_make_one_move(
     try:
         (me, other), table = await bot_table(one, "karmaka", humans=2, clock="fast")
         slug = table["slug"]
-        hub1 = hub_of(app_of(one), slug)
-        hub2 = await app_of(two).state.hubs.get(slug)
+        hub1 = table_of(app_of(one), slug)
+        hub2 = await app_of(two).state.tables.get(slug)
         assert hub1.game is not None and hub2 is not None and hub2.game is not None
         version = hub1.game.version
         assert hub2.game.version == version
         clock.advance(30 + 180 + 1)
-        fired = await asyncio.gather(app_of(one).state.hubs.tick(), app_of(two).state.hubs.tick())
+        fired = await asyncio.gather(
+            app_of(one).state.tables.tick(), app_of(two).state.tables.tick()
+        )
         assert sum(fired) == 1
         _, stored, count = await stored_game(one, slug)
         assert stored.version == version + 1 and count == version + 1
         assert hub1.game.version == hub2.game.version == version + 1
-        assert app_of(one).state.hubs is not app_of(two).state.hubs
+        assert app_of(one).state.tables is not app_of(two).state.tables
         assert hub1.engine.dump(hub1.game.state) == hub2.engine.dump(hub2.game.state)
         await close_all(me, other)
     finally:
@@ -355,7 +357,7 @@ async def test_play_again_makes_one_table_with_the_same_seats(server: Server) ->
     their seats); a second press, by anyone, leads to the same table; others sit in one click."""
     (host, friend), table = await bot_table(server, "incan_gold", humans=2, clock="slow")
     slug = table["slug"]
-    hub = hub_of(app_of(server), slug)
+    hub = table_of(app_of(server), slug)
     try:
         r = await post(friend, f"/api/tables/{slug}/rematch")
         assert r.json()["error"]["code"] == "not_finished"
@@ -403,7 +405,7 @@ async def test_lobby_lists_your_tables_first_and_hides_finished_and_closed(
         r = await me.http.post("/api/tables", json={"game": "incan_gold", "seats": 3})
         closed = r.json()["slug"]
         assert (await post(me, f"/api/tables/{closed}/close")).status_code == 200
-        hub = hub_of(app_of(server), slug)
+        hub = table_of(app_of(server), slug)
         await hub.bots.settle()
         rows = (await me.http.get("/api/tables")).json()
         assert rows[0]["slug"] == slug and rows[0]["mine"]

@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 
 from app.store.models import Move, SeatRow
 from tests.app.api.test_devices import make_link, whoami
-from tests.clients import Player, hub_of, make_table
+from tests.clients import Player, make_table, table_of
 from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
 from tests.tables import app_of, stored_game
 
@@ -71,7 +71,7 @@ async def socket_on(player: Player, server: Server, slug: str, code: str | None)
 
 def newest_game(servers: list[Server], slug: str) -> Any:
     """The hub game furthest ahead among the servers (the authority tests read, never change)."""
-    games = [hub_of(app_of(s), slug).game for s in servers]
+    games = [table_of(app_of(s), slug).game for s in servers]
     return max((g for g in games if g is not None), key=lambda g: g.version)
 
 
@@ -129,7 +129,7 @@ async def test_two_processes_converge_under_random_routing(
             .all()
         )
     assert sorted(seqs) == list(range(1, final + 1))
-    hubs = [hub_of(app_of(s), slug) for s in servers]
+    hubs = [table_of(app_of(s), slug) for s in servers]
     assert {h.game.version for h in hubs if h.game} == {final}
     assert hubs[0].game and hubs[1].game
     assert hubs[0].game.engine.dump(hubs[0].game.state) == game_row.snapshot
@@ -159,12 +159,12 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     # Process two learns of the room (a page asked for through it), then nobody is there.
     r = await players[1].http.get(f"{two.url}/t/{slug}")
     assert r.status_code == 200
-    assert app_of(two).state.hubs.held(slug) is not None
+    assert app_of(two).state.tables.held(slug) is not None
     # A third person joins through process one: two forgets the room instead of reloading it.
     cy = await Player(one.url, one.ws_url).login("Cy")
     r = await cy.http.post(f"/api/tables/{slug}/join", params={"code": code})
     assert r.status_code == 200, r.text
-    await wait_until(lambda: app_of(two).state.hubs.held(slug) is None)
+    await wait_until(lambda: app_of(two).state.tables.held(slug) is None)
     # Asked for again through two: loaded from the database, with the new seat.
     watcher = await socket_on(Player(two.url, two.ws_url), two, slug, code)
     await watcher.wait_version(0)
@@ -177,12 +177,12 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     await ala.wait_version(0)
     r = await players[1].http.get(f"{two.url}/t/{slug}")  # two loads it, in play
     assert r.status_code == 200
-    game = hub_of(app_of(one), slug).game
+    game = table_of(app_of(one), slug).game
     assert game is not None
     action = game.engine.legal_actions(game.state, 0)[0]
     await ala.act(game.engine.dump_action(action), 0)
     await ala.wait_version(1)
-    await wait_until(lambda: (hub_of(app_of(two), slug).game or game).version == 1)
+    await wait_until(lambda: (table_of(app_of(two), slug).game or game).version == 1)
     for client in [ala, cy, *players]:
         await client.close()
 
@@ -276,9 +276,9 @@ async def test_a_process_whose_bus_lost_redis_checks_every_device_again(
     _one, two, _ = pair
     ala = await Player(two.url, two.ws_url).login("Ala")
     assert await whoami(ala.http) == "Ala"
-    known = app_of(two).state.hubs.known
+    known = app_of(two).state.tables.known
     assert known._devices  # Ala's device, checked
-    bus = app_of(two).state.hubs.runtime.bus
+    bus = app_of(two).state.tables.runtime.bus
     await _cut_off(bus.origin)
     await wait_until(lambda: not known._devices)
     assert await whoami(ala.http) == "Ala"  # checked in the database again
@@ -410,7 +410,7 @@ async def test_a_process_restarts_while_the_other_keeps_serving(
         moved = await play_one(players, again, slug)
         assert moved == version + 1
         await watcher.wait_version(moved, timeout=10)
-        assert hub_of(app_of(one), slug).game.version == moved  # type: ignore[union-attr]
+        assert table_of(app_of(one), slug).game.version == moved  # type: ignore[union-attr]
     finally:
         await again.stop()
     await watcher.close()
@@ -436,7 +436,7 @@ async def play_one(players: list[Player], server: Server, slug: str) -> int:
 
 
 async def hub_of_loaded(server: Server, slug: str) -> Any:
-    hub = await app_of(server).state.hubs.get(slug)
+    hub = await app_of(server).state.tables.get(slug)
     assert hub is not None
     return hub
 
@@ -446,7 +446,7 @@ async def seat_count(server: Server, slug: str) -> int:
     hub = await hub_of_loaded(server, slug)
     async with app_of(server).state.sessions() as session:
         count = await session.execute(
-            select(func.count()).select_from(SeatRow).where(SeatRow.room_id == hub.room_id)
+            select(func.count()).select_from(SeatRow).where(SeatRow.room_id == hub.id)
         )
     return int(count.scalar_one())
 
@@ -507,18 +507,18 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     there = await socket_on(players[1], two, slug, code)  # seat 1 is connected through two only
     for client in (here, there):
         await client.wait_version(0)
-    hubs_one = app_of(one).state.hubs
-    hub = hub_of(app_of(one), slug)
+    hubs_one = app_of(one).state.tables
+    hub = table_of(app_of(one), slug)
     for _ in range(100):
         if 1 in hub.presence.online_seats():
             break
         await asyncio.sleep(0.05)
     assert 1 in hub.presence.online_seats() and hub.presence.offline_for(1) is None
-    bus_two = app_of(two).state.hubs.runtime.bus
+    bus_two = app_of(two).state.tables.runtime.bus
     assert bus_two.origin in hubs_one.heard
     assert hubs_one.drop_silent() == []  # just heard: not gone
     # With nothing else to say, two still says "alive" (its ticker; made frequent here).
-    hubs_two = app_of(two).state.hubs
+    hubs_two = app_of(two).state.tables
     hubs_two.runtime = dataclasses.replace(hubs_two.runtime, alive_every=0.1)
     first = hubs_one.heard[bus_two.origin]
     for _ in range(100):
@@ -531,14 +531,14 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     for task in bus_two._tasks:
         task.cancel()
     await asyncio.gather(*bus_two._tasks, return_exceptions=True)
-    later = time.monotonic() + app_of(one).state.hubs.runtime.gone_after + 1
+    later = time.monotonic() + app_of(one).state.tables.runtime.gone_after + 1
     assert hubs_one.drop_silent(now=later) == [bus_two.origin]
     assert 1 not in hub.presence.online_seats()
     offline = hub.presence.offline_for(1)
     assert offline is not None and offline < 5  # its takeover clock starts now
 
     # Heard again: one asks, two answers with the seats connected through it.
-    await bus_two.start(app_of(two).state.hubs.follow)
+    await bus_two.start(app_of(two).state.tables.follow)
     bus_two.send({"k": "alive"})
     for _ in range(100):
         if 1 in hub.presence.online_seats():

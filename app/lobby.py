@@ -12,7 +12,7 @@ from app.clocks import CLOCKS
 from app.core.config import ROOT
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import lobby, rooms
+from app.store import lobby, tables
 from app.store.base import Store
 from app.store.lobby import LobbyRow
 from app.store.models import Room
@@ -77,9 +77,9 @@ async def create_table(
         "clock": clock,
         "bot_level": bot_level,
     }
-    room = rooms.new_room(**fields)
+    room = tables.new_table(**fields)
     return await store.create_table(
-        session, room, rooms.SeatInfo(0, host_id, "")
+        session, room, tables.SeatInfo(0, host_id, "")
     )  # (the name is the user's)
 
 
@@ -122,18 +122,20 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-async def lobby_listing(session: AsyncSession, hubs: Tables, user_id: int | None) -> list[LobbyRow]:
+async def lobby_listing(
+    session: AsyncSession, tables: Tables, user_id: int | None
+) -> list[LobbyRow]:
     """The lobby's rows, the user's own tables first, each with "your turn" and its clock."""
     rows = await lobby.lobby_rows(session, user_id)
     for row in rows:
         if not row.mine or row.status != "playing":
             continue
-        hub = await hubs.get(row.slug)
-        game = hub.game if hub else None
-        seat = hub.seat_of(user_id) if hub else None
-        if hub is None or game is None or seat is None or game.over:
+        table = await tables.get(row.slug)
+        game = table.game if table else None
+        seat = table.seat_of(user_id) if table else None
+        if table is None or game is None or seat is None or game.over:
             continue
-        row.your_turn = seat in game.engine.to_act(game.state) and not hub.bot_plays(seat)
+        row.your_turn = seat in game.engine.to_act(game.state) and not table.bot_plays(seat)
         clock = clocks.seat_clock(game.clock, seat)
         row.deadline = clock["deadline"] if clock and row.your_turn else None
     return rows

@@ -81,7 +81,7 @@ async def create_room(
     host_seat: int = 0,
 ) -> Room:
     """A new open room, its host in `host_seat` (seat 0 unless a rematch says otherwise)."""
-    room = new_room(
+    room = new_table(
         host_id=host_id,
         game_id=game_id,
         options=options,
@@ -95,7 +95,7 @@ async def create_room(
     return room
 
 
-def new_room(
+def new_table(
     *,
     host_id: int,
     game_id: str,
@@ -122,13 +122,13 @@ def new_room(
     )
 
 
-async def get_room(session: AsyncSession, slug: str) -> Room | None:
+async def get_table(session: AsyncSession, slug: str) -> Room | None:
     """A room by its public slug."""
     result = await session.execute(select(Room).where(Room.slug == slug))
     return result.scalar_one_or_none()
 
 
-async def room_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
+async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
     """The occupied seats of a room, in seat order."""
     result = await session.execute(
         select(SeatRow.seat, SeatRow.user_id, User.name, SeatRow.bot_level, SeatRow.control)
@@ -148,7 +148,7 @@ async def room_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
     ]
 
 
-async def playing_room_slugs(session: AsyncSession) -> list[str]:
+async def playing_table_slugs(session: AsyncSession) -> list[str]:
     """Slugs of every room with a game in progress (their bots and clocks resume at start)."""
     result = await session.execute(select(Room.slug).where(Room.status == "playing"))
     return list(result.scalars().all())
@@ -205,7 +205,7 @@ async def compact_seats(session: AsyncSession, room_id: int, order: list[SeatInf
     await session.flush()
 
 
-async def claim_room(session: AsyncSession, room_id: int, status: str) -> bool:
+async def claim_table(session: AsyncSession, room_id: int, status: str) -> bool:
     """Take the room's row for this transaction if its status is still `status` (False if
     another process changed it first). Room changes start with this, so two processes never
     both decide from what they remember: the second waits for the first, then sees its
@@ -224,13 +224,13 @@ _CLAIM_ROOM = (
 )
 """Built once: making the expression is a good part of the cost of running it. On the
 table, not the mapped class: an ORM UPDATE also looks for the rows' objects in the session
-to change them (there are none: room rows are read into hubs, not kept as objects)."""
+to change them (there are none: room rows are read into tables, not kept as objects)."""
 
 
 _SET_ROOM: dict[frozenset[str], Any] = {}
 
 
-async def set_room(session: AsyncSession, room_id: int, **values: Any) -> None:
+async def set_table(session: AsyncSession, room_id: int, **values: Any) -> None:
     """Update room columns (the statement is built once per set of columns)."""
     key = frozenset(values)
     statement = _SET_ROOM.get(key)
@@ -267,7 +267,7 @@ INSERT INTO seats (room_id, seat, user_id, bot_level)
 SELECT claimed.id, $3, $4, $5 FROM claimed
 RETURNING seats.seat
 """
-"""PostgreSQL: `claim_room` and `add_seat` / `add_bot` as ONE statement. The UPDATE waits
+"""PostgreSQL: `claim_table` and `add_seat` / `add_bot` as ONE statement. The UPDATE waits
 for any other change of the room in progress and then sees its outcome (a start made the
 status 'playing': nothing is inserted); a seat or person already there breaks a unique
 constraint, as in the transaction."""
@@ -321,14 +321,14 @@ UPDATE of the finished room waits for another process's link in progress and the
 (nothing is inserted)."""
 
 
-async def create_room_at_once(
+async def create_table_at_once(
     conn: asyncpg.Connection,
     room: Room,
     seats: list[SeatInfo],
     rematch_of: int | None = None,
     note: tuple[int, Event] | None = None,
 ) -> bool:
-    """Store `room` (made by `new_room`; its id is set) with `seats` (people and bots) in one
+    """Store `room` (made by `new_table`; its id is set) with `seats` (people and bots) in one
     autocommit statement. With `rematch_of`, the room is the rematch of that finished room:
     stored only if that room had none yet (False otherwise: nothing is written), and `note`
     (version, line) goes into the finished room's log in the same statement."""
@@ -369,11 +369,11 @@ ORDER BY seats.seat
 """
 
 
-async def room_now_at_once(
+async def table_now_at_once(
     conn: asyncpg.Connection, room_id: int
 ) -> tuple[str, dict[int, SeatInfo]] | None:
     """A room's status and occupied seats as the database has them now, in one statement
-    (what `get_room` and `room_seats` read, for a process catching up before it judges a
+    (what `get_table` and `table_seats` read, for a process catching up before it judges a
     room change); None if there is no such room."""
     rows = await conn.fetch(_ROOM_NOW, room_id)
     if not rows:
