@@ -3,7 +3,8 @@
 # (engines, app on SQLite AND PostgreSQL, browser tests in Debian's Chromium, deployment) with
 # coverage. Extra args go to pytest; with none, the coverage floors are enforced (engines 95 %,
 # app 85 %). `--fast` first: the same checks and every test except tests/browser/ (the
-# `browser` marker) and tests/deploy/, without coverage (under 3 minutes); args may follow.
+# `browser` marker) and tests/deploy/, without coverage, in STOLIK_TEST_WORKERS (4) pytest-xdist
+# workers: the tests mostly wait on sockets and databases (under 3 minutes); args may follow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FAST=0
@@ -24,7 +25,8 @@ fi
 .venv/bin/ruff check .
 .venv/bin/mypy
 if [ "$FAST" = "1" ]; then
-  exec .venv/bin/pytest -q -m "not browser" --ignore=tests/browser --ignore=tests/deploy "$@"
+  exec .venv/bin/pytest -q -n "${STOLIK_TEST_WORKERS:-4}" -m "not browser" \
+    --ignore=tests/browser --ignore=tests/deploy "$@"
 fi
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/pytest -q "$@"
