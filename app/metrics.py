@@ -10,14 +10,11 @@ open sockets (seat, spectator, lobby) and live tables.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
-
-if TYPE_CHECKING:
-    from app.table import Tables
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -49,34 +46,34 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch(self, tables: Callable[[], Tables | None]) -> None:
-        """Sample the live tables and their sockets at every scrape."""
-        self.registry.register(_LiveCollector(tables))
+    def watch(self, sample: Callable[[], Live]) -> None:
+        """Sample the live tables and their sockets (`sample`) at every scrape."""
+        self.registry.register(_LiveCollector(sample))
+
+
+class Live(NamedTuple):
+    """What a process holds now: live tables, and open sockets by kind."""
+
+    tables: int
+    seats: int
+    spectators: int
+    lobby: int
 
 
 class _LiveCollector(Collector):
-    def __init__(self, tables: Callable[[], Tables | None]) -> None:
-        self.tables = tables
+    def __init__(self, sample: Callable[[], Live]) -> None:
+        self.sample = sample
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        tables = self.tables()
+        now = self.sample()
         sockets = GaugeMetricFamily(
             "stolik_open_sockets", "Open websockets, by kind", labels=["kind"]
         )
+        # The metric keeps its first name ("hubs") so that dashboards keep working.
         live = GaugeMetricFamily("stolik_live_hubs", "Tables held in memory")
-        seats = spectators = lobby = rooms = 0
-        if tables is not None:
-            rooms = len(tables.live())
-            lobby = len(tables.lobby)
-            for table in tables.live():
-                for conn in list(table.presence.connections):
-                    if table.seat_of(conn.user_id) is None:
-                        spectators += 1
-                    else:
-                        seats += 1
-        sockets.add_metric(["seat"], seats)
-        sockets.add_metric(["spectator"], spectators)
-        sockets.add_metric(["lobby"], lobby)
-        live.add_metric([], rooms)
+        sockets.add_metric(["seat"], now.seats)
+        sockets.add_metric(["spectator"], now.spectators)
+        sockets.add_metric(["lobby"], now.lobby)
+        live.add_metric([], now.tables)
         yield sockets
         yield live

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks, identity
+from app.metrics import Live
 from app.realtime.connection import Connection
 from app.store import games, tables
 from app.store.base import Store
@@ -43,7 +44,7 @@ class Tables:
         self.heard: dict[str, float] = {}
         """Other processes (bus origins) and when (monotonic) each was last heard from."""
         self._gone: set[str] = set()
-        self.runtime.metrics.watch(lambda: self)
+        self.runtime.metrics.watch(self.sample)
 
     async def get(self, slug: str) -> Table | None:
         """The table of a room, or None if no such room exists."""
@@ -165,6 +166,17 @@ class Tables:
         if self._tables.get(table.slug) is table:
             del self._tables[table.slug]
         return True
+
+    def sample(self) -> Live:
+        """What this process holds now, for the metrics."""
+        seats = spectators = 0
+        for table in self._tables.values():
+            for conn in list(table.presence.connections):
+                if table.seat_of(conn.user_id) is None:
+                    spectators += 1
+                else:
+                    seats += 1
+        return Live(len(self._tables), seats, spectators, len(self.lobby))
 
     def held(self, slug: str) -> Table | None:
         """The table of `slug` if this process holds it in memory now (never loads it)."""
