@@ -130,16 +130,6 @@ def N_(message: str) -> str:
     return message
 
 
-GAME_TITLES = (
-    N_("Incan Gold"),
-    N_("Racing Hedgehogs"),
-    N_("Karmaka"),
-    N_("Ganges: Cards & Karma"),
-    N_("Dreadful Circus"),
-)
-"""Every game's title, for the catalogues (a test keeps it in step with the engines)."""
-
-
 def negotiate(accept_language: str | None) -> str:
     """The best offered language for an Accept-Language header (English when none fits)."""
     if not accept_language:

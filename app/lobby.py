@@ -9,9 +9,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import clocks
 from app.bots import LEVELS
 from app.clocks import CLOCKS
-from app.core.config import ROOT
 from app.errors import Refusal
 from app.i18n import N_
+from app.presentation.environment import has_screen
 from app.store import lobby, tables
 from app.store.base import Store
 from app.store.lobby import LobbyRow
@@ -19,11 +19,6 @@ from app.store.models import Room
 from app.table import Tables
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError, Term
-
-
-def has_screen(game_id: str) -> bool:
-    """Whether the browser can play this game (its board template exists)."""
-    return (ROOT / "templates" / "games" / game_id / "board.html").exists()
 
 
 def playable_engines() -> list[Engine[Any, Any, Any]]:

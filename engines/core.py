@@ -2,7 +2,7 @@
 
 An engine is a pure, deterministic rules object: no I/O, no clock, no global randomness.
 The server only ever talks to a game through the `Engine` interface defined here, so adding a
-game means writing one subclass and listing it in `engines/__init__.py`.
+game means writing one subclass and listing it in `engines/__init__.py` (docs/adding-a-game.md).
 """
 
 from __future__ import annotations
@@ -605,6 +605,13 @@ class Engine(abc.ABC, Generic[S, A, O]):
     def catalogue(self) -> Mapping[str, Any]:
         """The game's public reference data for screens (card designs by id); no state."""
         return {}
+
+    def progress(self, state: S, seat: Seat) -> tuple[int, ...] | None:
+        """How far `seat` has come, as a key where bigger is better (optional; None: the game
+        has none). A bot values a random playout it cut short by comparing the seats on it
+        (`engines.bots.evaluation.estimate`); it reads the bot's sampled (determinized) world.
+        Worth giving for games whose random playouts run to hundreds of moves."""
+        return None
 
     def parse_options(self, raw: JSON | None) -> O:
         """Validate options; raise `MalformedAction` with a readable message if invalid."""

@@ -1,5 +1,6 @@
 """Shared fixtures: a real database per test (SQLite file and a scratch PostgreSQL database),
-and the app served in-process by uvicorn on a loopback port."""
+and the app served in-process by uvicorn on a loopback port; High Card, the game only the tests
+know (tests/high_card), registered for the whole session."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,24 @@ import uvicorn
 
 from app.core.config import Settings
 from app.main import create_app
+from tests.high_card import registered_for_tests
+
+_TEST_GAMES = pytest.StashKey[ExitStack]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register High Card and its screen before any test module is collected, so every suite
+    parametrized by the registry runs it; suites about what ships leave it out by
+    `engines.is_shipped`."""
+    stack = ExitStack()
+    stack.enter_context(registered_for_tests())
+    config.stash[_TEST_GAMES] = stack
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Unregister High Card and forget its screen."""
+    config.stash[_TEST_GAMES].close()
+
 
 PG_DSN = os.environ.get("STOLIK_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("STOLIK_TEST_REDIS", "redis://127.0.0.1:6379/0")

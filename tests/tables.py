@@ -13,18 +13,26 @@ from app.presentation.messages import table_info
 from app.store import tables
 from app.store.models import Game, Move, Room
 from app.table import Table
-from engines import get_engine
+from engines import ENGINES, get_engine, is_shipped
 from tests.clients import Player, table_of
 from tests.conftest import Server
 
-PLAYERS = {
-    "incan_gold": 3,
-    "racing_hedgehogs": 3,
-    "karmaka": 2,
-    "ganges": 2,
-    "dreadful_circus": 4,
-}
-"""A player count each game allows, smallest first (keeps whole games short)."""
+
+def every_game() -> list[str]:
+    """Every registered game, in the lobby's order: the shipped ones and High Card, the game of
+    the tests (tests/high_card). Suites parametrized by it run a newly registered game unasked."""
+    return [engine.spec.id for engine in ENGINES]
+
+
+def shipped_games() -> list[str]:
+    """The games the server ships (not the tests' own): for the browser suites that check each
+    shipped screen at length; High Card has its own browser game (tests/browser)."""
+    return [game for game in every_game() if is_shipped(game)]
+
+
+def players(game: str) -> int:
+    """The fewest players `game` allows (keeps whole games short), from its spec."""
+    return get_engine(game).spec.min_players
 
 
 def app_of(server: Server) -> Any:
@@ -75,7 +83,7 @@ async def bot_table(
     server: Server, game: str, *, clock: str = "none", humans: int = 1, start: bool = True
 ) -> tuple[list[Player], dict[str, Any]]:
     """A `game` table of `humans` people (the first hosts) and bots in every other seat."""
-    n = PLAYERS[game]
+    n = players(game)
     people = [await Player(server.url, server.ws_url).login(f"Person {i}") for i in range(humans)]
     r = await people[0].http.post(
         "/api/tables", json={"game": game, "seats": n, "clock": clock, "bot_level": "easy"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
@@ -27,11 +28,8 @@ from engines.core import Phrase
 
 # Templates are read once per process (no stat of the file on every render); restart the
 # server to see an edited template.
-templates = Jinja2Templates(
-    env=FastEnvironment(
-        loader=FileSystemLoader(str(ROOT / "templates")), autoescape=True, auto_reload=False
-    )
-)
+_LOADER = FileSystemLoader(str(ROOT / "templates"))
+templates = Jinja2Templates(env=FastEnvironment(loader=_LOADER, autoescape=True, auto_reload=False))
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.add_extension(CollapseIndentation)
 # Installed for the extension's new-style `{% trans %}` compilation; the callables themselves
@@ -40,6 +38,26 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
+
+
+def has_screen(game_id: str) -> bool:
+    """Whether the browser can play this game (its `games/<id>/board.html` exists)."""
+    name = f"games/{game_id}/board.html"
+    return any((Path(folder) / name).is_file() for folder in _LOADER.searchpath)
+
+
+def add_template_folder(folder: Path) -> None:
+    """Look for templates in `folder` too, after templates/ (tests: the screen of a game they
+    register themselves, `engines.register_engine`)."""
+    _LOADER.searchpath.append(str(folder))
+
+
+def remove_template_folder(folder: Path) -> None:
+    """Undo `add_template_folder`, forgetting every template read so far."""
+    _LOADER.searchpath.remove(str(folder))
+    if templates.env.cache is not None:
+        templates.env.cache.clear()
+
 
 # ---- Translations ----------------------------------------------------------------------------
 _TRANSLATED: dict[tuple[str, ...], Markup] = {}

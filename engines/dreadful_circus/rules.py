@@ -105,7 +105,7 @@ class DreadfulCircus(Engine[State, Any, Options]):
 
     spec: ClassVar[GameSpec] = GameSpec(
         id="dreadful_circus",
-        title="Dreadful Circus",
+        title=tr("Dreadful Circus"),
         min_players=4,
         max_players=8,
         options=Options,

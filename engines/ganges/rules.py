@@ -254,7 +254,7 @@ class Ganges(Engine[State, Any, Options]):
 
     spec: ClassVar[GameSpec] = GameSpec(
         id="ganges",
-        title="Ganges: Cards & Karma",
+        title=tr("Ganges: Cards & Karma"),
         min_players=2,
         max_players=4,
         options=Options,
@@ -463,6 +463,13 @@ class Ganges(Engine[State, Any, Options]):
     def determinize(self, state: State, seat: Seat | None, rng: Rng) -> State:
         """Re-deal hidden die values (by colour), the deck below its top, unflipped bonuses."""
         return redeal(state, seat, rng)
+
+    def progress(self, state: State, seat: Seat) -> tuple[int, ...]:
+        """A bot's yardstick for a playout cut short: flipped score-track cards, then tie
+        points (2 per fame, 1 per coin), then karma."""
+        player = state.players[seat]
+        flipped = sum(1 for card in player.track if card.flipped)
+        return (flipped, 2 * player.fame + player.coins, player.karma)
 
     def action_text(self, action: Any) -> str:
         """Short canonical text, e.g. `build B42 pay G37+J6`, `ship S02 pay G17 karma 1`."""

@@ -173,7 +173,7 @@ class IncanGold(Engine[State, Any, Options]):
 
     spec: ClassVar[GameSpec] = GameSpec(
         id="incan_gold",
-        title="Incan Gold",
+        title=tr("Incan Gold"),
         min_players=3,
         max_players=8,
         options=Options,

@@ -373,7 +373,7 @@ class Karmaka(Engine[State, Any, Options]):
 
     spec: ClassVar[GameSpec] = GameSpec(
         id="karmaka",
-        title="Karmaka",
+        title=tr("Karmaka"),
         min_players=2,
         max_players=4,
         options=Options,
@@ -555,6 +555,11 @@ class Karmaka(Engine[State, Any, Options]):
         reshuffle_row(new, Rng.from_seed(rng.next_u64()))
         new.rng = Rng.from_seed(rng.next_u64())
         return new
+
+    def progress(self, state: State, seat: Seat) -> tuple[int, ...]:
+        """A bot's yardstick for a playout cut short: the rung reached, then the rings."""
+        player = state.players[seat]
+        return (player.rung, player.rings)
 
     def action_text(self, action: Any) -> str:
         """`pass`, `play peek#4 ability`, `target p1`, `choose voyage#40`, `pick 2`, `spend 1`…"""

@@ -463,7 +463,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
 
     spec: ClassVar[GameSpec] = GameSpec(
         id="racing_hedgehogs",
-        title="Racing Hedgehogs",
+        title=tr("Racing Hedgehogs"),
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options=Options,

@@ -15,7 +15,7 @@ from tests.browser.helpers import (
 )
 from tests.clients import Player
 from tests.conftest import Server
-from tests.tables import PLAYERS, seat_bots
+from tests.tables import players, seat_bots, shipped_games
 
 pytestmark = pytest.mark.browser
 
@@ -38,16 +38,16 @@ async def test_name_page_and_lobby(sqlite_server: Server) -> None:
     await me.close()
 
 
-@pytest.mark.parametrize("game", list(PLAYERS))
+@pytest.mark.parametrize("game", shipped_games())
 async def test_table_page_for_a_seat_and_a_spectator(sqlite_server: Server, game: str) -> None:
     """A game under way with bots: the player's page (laptop and phone) and a spectator's."""
     need_chromium()
     from playwright.async_api import async_playwright, expect
 
     me = await Player(sqlite_server.url, sqlite_server.ws_url).login("Ola")
-    r = await me.http.post("/api/tables", json={"game": game, "seats": PLAYERS[game]})
+    r = await me.http.post("/api/tables", json={"game": game, "seats": players(game)})
     slug = r.json()["slug"]
-    await seat_bots(me, slug, list(range(1, PLAYERS[game])))
+    await seat_bots(me, slug, list(range(1, players(game))))
     assert (await me.http.post(f"/api/tables/{slug}/start")).status_code == 200
     url = sqlite_server.url + f"/t/{slug}"
     async with async_playwright() as pw:

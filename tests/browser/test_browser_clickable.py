@@ -21,7 +21,7 @@ from tests.browser.helpers import (
 )
 from tests.clients import table_of
 from tests.conftest import Server
-from tests.tables import PLAYERS, app_of, bot_table, my_turn_alone, room_of
+from tests.tables import app_of, bot_table, my_turn_alone, room_of, shipped_games
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,7 @@ async def uncovered(page: Any, version: int) -> tuple[int, list[str]]:
     return checked, failures
 
 
-@pytest.mark.parametrize("game", sorted(PLAYERS))
+@pytest.mark.parametrize("game", sorted(shipped_games()))
 async def test_every_control_and_card_can_be_clicked(sqlite_server: Server, game: str) -> None:
     need_chromium()
     from playwright.async_api import async_playwright

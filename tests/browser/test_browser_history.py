@@ -23,7 +23,7 @@ from tests.browser.helpers import (
     settled,
 )
 from tests.conftest import Server
-from tests.tables import PLAYERS, bot_table, play_until_over
+from tests.tables import bot_table, play_until_over, players
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ async def test_end_screen_draws_a_score_chart(sqlite_server: Server, game: str) 
     await me.connect(table["slug"])
     await play_until_over(sqlite_server, table["slug"], me, 0, seed=3)
     history = me.view["score_history"]
-    n = PLAYERS[game]
+    n = players(game)
     assert history and all(len(row) == n for row in history)
     url = f"{sqlite_server.url}/t/{table['slug']}"
     try:

@@ -12,15 +12,14 @@ import pytest
 from app.history import Replays
 from tests.clients import Player, drive, make_table, table_of
 from tests.conftest import Server
-from tests.tables import app_of
+from tests.tables import app_of, every_game, players
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
-PLAYERS = {"incan_gold": 3, "racing_hedgehogs": 3, "karmaka": 2, "ganges": 2, "dreadful_circus": 4}
 
 
-@pytest.mark.parametrize("game", sorted(PLAYERS))
+@pytest.mark.parametrize("game", sorted(every_game()))
 async def test_replay_equals_the_live_game(server: Server, game: str) -> None:
-    n = PLAYERS[game]
+    n = players(game)
     seats, table = await make_table(server.url, server.ws_url, NAMES[:n], game=game)
     slug = table["slug"]
     watcher = await Player(server.url, server.ws_url).login("Widz")

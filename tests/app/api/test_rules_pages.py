@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from engines import REGISTRY
+from engines import REGISTRY, SHIPPED
 from tests.clients import Player, make_table
 from tests.conftest import Server
 
@@ -14,7 +14,11 @@ ENGLISH_HEADINGS = ["Goal", "Where this server had to choose"]
 POLISH_HEADINGS = ["Cel gry", "Decyzje tego serwera"]
 
 
-@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+SHIPPED_IDS = sorted(e.spec.id for e in SHIPPED)
+"""How-to-play pages are written for the games that ship (the tests' own game has none)."""
+
+
+@pytest.mark.parametrize("game_id", SHIPPED_IDS)
 async def test_every_game_has_a_page_in_both_languages(server: Server, game_id: str) -> None:
     engine = REGISTRY[game_id]
     async with httpx.AsyncClient(base_url=server.url) as http:
@@ -45,7 +49,7 @@ async def test_an_unknown_game_is_404(server: Server) -> None:
 async def test_lobby_and_table_link_to_the_rules(server: Server) -> None:
     ala = await Player(server.url, server.ws_url).login("Ala")
     lobby = await ala.http.get("/")
-    for game_id in REGISTRY:
+    for game_id in SHIPPED_IDS:
         assert f'href="/rules/{game_id}"' in lobby.text
     await ala.close()
     players, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])

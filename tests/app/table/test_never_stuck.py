@@ -17,11 +17,12 @@ from app.store.models import Move
 from tests.clients import Player, table_of
 from tests.conftest import FakeClock, Server, start_server
 from tests.tables import (
-    PLAYERS,
     app_of,
     assert_kept_as_stored,
     bot_table,
+    every_game,
     play_until_over,
+    players,
     post,
     replayed_matches,
     room_of,
@@ -50,7 +51,7 @@ async def close_all(*players: Player) -> None:
         await p.close()
 
 
-@pytest.mark.parametrize("game", list(PLAYERS))
+@pytest.mark.parametrize("game", every_game())
 async def test_one_person_and_bots_finish_every_game(server: Server, game: str) -> None:
     """A person plays over the socket; bots fill every other seat and the game ends."""
     (me,), table = await bot_table(server, game)
@@ -58,7 +59,7 @@ async def test_one_person_and_bots_finish_every_game(server: Server, game: str) 
     try:
         await me.connect(slug)
         seats = room_of_first(await first_state(me))["seats"]
-        assert [s["bot"] for s in seats] == [None] + ["easy"] * (PLAYERS[game] - 1)
+        assert [s["bot"] for s in seats] == [None] + ["easy"] * (players(game) - 1)
         assert all(s["online"] for s in seats[1:]), "bots are always present"
         assert seats[1]["name"] == "Bot 2 (easy)"
         moves = await play_until_over(server, slug, me, 0, seed=3)
@@ -72,7 +73,7 @@ async def test_one_person_and_bots_finish_every_game(server: Server, game: str) 
                 .scalars()
                 .all()
             )
-        assert {m.seat for m in rows} == set(range(PLAYERS[game])), "every seat moved"
+        assert {m.seat for m in rows} == set(range(players(game))), "every seat moved"
         assert replayed_matches(stored, sorted(rows, key=lambda m: m.seq))
     finally:
         await me.close()
