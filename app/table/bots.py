@@ -12,17 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 from app import bots, clocks
 from app.errors import Refusal
+from app.table.collaborator import Collaborator
 from engines.core import GameError, Seat
 
 if TYPE_CHECKING:
     from app.table.table import Table
 
 
-class Bots:
+class Bots(Collaborator):
     """The thinking tasks of one table, and its clock enforcement."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
         self.thinking: dict[Seat, asyncio.Task[None]] = {}
         self.others: set[asyncio.Task[None]] = set()
         """Background tasks of the table (a returning player taking a seat back)."""

@@ -16,6 +16,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import people
 from app.store.notes import add_chat, recent_chat
+from app.table.collaborator import Collaborator
 
 if TYPE_CHECKING:
     from app.table.table import Table
@@ -56,11 +57,11 @@ def chat_line(row: Any) -> dict[str, Any]:
     }
 
 
-class Chat:
+class Chat(Collaborator):
     """The chat of one table."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
         self.lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self._sent: dict[int, deque[float]] = {}
 

@@ -10,17 +10,18 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import games, tables
 from app.store.notes import add_table_event
+from app.table.collaborator import Collaborator
 from engines.core import Event, Seat, who
 
 if TYPE_CHECKING:
     from app.table.table import Table
 
 
-class Control:
+class Control(Collaborator):
     """Hands a table's seats between their people and bots."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
 
     async def set_autopilot(self, user_id: int, on: bool) -> None:
         """ "Let a bot play for me" (on) or "I'm back" (off) for the user's own seat."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from app.table.collaborator import Collaborator
 from app.table.live import Committed
 from engines.core import Event, GameError
 
@@ -16,11 +17,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger("stolik.table")
 
 
-class Follower:
+class Follower(Collaborator):
     """One table's side of the bus between processes."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
 
     def publish(self, kind: str, **data: Any) -> None:
         """Tell the other processes (if any) about a committed change of this table."""

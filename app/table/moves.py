@@ -15,6 +15,7 @@ from app.i18n import N_
 from app.realtime.protocol import Act
 from app.store.base import Conflict
 from app.store.moves import MoveRecord
+from app.table.collaborator import Collaborator
 from app.table.live import Committed, GameLive
 from engines.core import Event, GameError, Seat, Step, who
 
@@ -24,11 +25,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger("stolik.table")
 
 
-class Moves:
+class Moves(Collaborator):
     """One table's move path."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
 
     async def act(self, user_id: int | None, msg: Act) -> int:
         """Apply one action for the user's seat; returns the new version. Raises on refusal."""

@@ -7,17 +7,18 @@ import time
 from typing import TYPE_CHECKING
 
 from app.realtime.connection import Connection
+from app.table.collaborator import Collaborator
 from engines.core import Seat
 
 if TYPE_CHECKING:
     from app.table.table import Table
 
 
-class Presence:
+class Presence(Collaborator):
     """A table's connections and who is online."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
         self.connections: set[Connection] = set()
         self.offline_since: dict[Seat, float] = {}
         self.remote_online: dict[str, set[Seat]] = {}

@@ -9,6 +9,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import tables
 from app.store.base import Conflict
+from app.table.collaborator import Collaborator
 from app.table.seating import judged_again
 from engines.core import Event, who
 
@@ -16,11 +17,11 @@ if TYPE_CHECKING:
     from app.table.table import Table
 
 
-class Rematcher:
+class Rematcher(Collaborator):
     """One finished table's rematch."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
 
     @judged_again
     async def rematch(self, user_id: int) -> tuple[str, str]:

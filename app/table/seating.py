@@ -15,6 +15,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import games, tables
 from app.store.base import Conflict, NotFound
+from app.table.collaborator import Collaborator
 from app.table.live import GameLive
 from engines import verify
 from engines.core import Event, Seat, Term
@@ -58,11 +59,11 @@ def judged_again(
     return judged
 
 
-class Seating:
+class Seating(Collaborator):
     """Who sits where at one table, and the table's writes before and at the start."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
+        super().__init__(table)
 
     @judged_again
     async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:

@@ -163,5 +163,5 @@ class Snapshot:
             game=frame,
             online=online,
             offline_since=MappingProxyType(dict(table.presence.offline_since)),
-            now=table.clock,
+            now=table.runtime.now,
         )

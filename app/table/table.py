@@ -183,10 +183,6 @@ class Table:
         if user_id != self.host_id:
             raise Refusal("not_host", message, 403)
 
-    def clock(self) -> float:
-        """The server's time now (the runtime's clock)."""
-        return self.runtime.now()
-
     def snapshot(self) -> Snapshot:
         """The table as the presentation may read it now: made once per version, table
         revision and set of online seats (a new one after every change), its game part once

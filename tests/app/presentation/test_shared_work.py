@@ -76,6 +76,7 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
     watcher = Connection(user_id=None, fmt="html")  # a spectator (drawn, not attached)
     clock = [1_000_000.0]
     monkeypatch.setattr(hub, "runtime", dataclasses.replace(hub.runtime, now=lambda: clock[0]))
+    hub.revision += 1  # a snapshot reads the runtime's clock it was made with
     first = state_html(hub.snapshot(), watcher, tail)
     other = Connection(user_id=None, fmt="html")  # a second spectator
     assert state_html(hub.snapshot(), other, tail) is first  # same moment: shared
