@@ -58,7 +58,8 @@ class GameFrame:
             state=game.state,
             outcome=game.outcome,
             acting=game.acting,
-            clock=None if game.clock is None else MappingProxyType(dict(game.clock)),
+            # A game's clock is replaced by a change, never changed in place: no copy.
+            clock=None if game.clock is None else MappingProxyType(game.clock),
             prompt_version=MappingProxyType(dict(game.prompt_version)),
             seed=game.seed,
             seed_commitment=game.seed_commitment,
@@ -152,7 +153,7 @@ class Snapshot:
             num_seats=table.num_seats,
             invite_code=table.invite_code,
             host_id=table.host_id,
-            options=MappingProxyType(dict(table.options)),
+            options=MappingProxyType(table.options),  # a table's options never change
             clock_spec=table.clock_spec,
             bot_level=table.bot_level,
             rematch_slug=table.rematch_slug,
