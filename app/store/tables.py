@@ -8,6 +8,7 @@ SQLAlchemy functions take an open `AsyncSession` (the caller owns the transactio
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +127,16 @@ async def get_table(session: AsyncSession, slug: str) -> Room | None:
     """A room by its public slug."""
     result = await session.execute(select(Room).where(Room.slug == slug))
     return result.scalar_one_or_none()
+
+
+def seat_of(seats: Mapping[int, SeatInfo], user_id: int | None) -> int | None:
+    """The seat `user_id` sits in among `seats`, if any (never a bot's seat)."""
+    if user_id is None:
+        return None
+    for seat, info in seats.items():
+        if info.user_id == user_id:
+            return seat
+    return None
 
 
 async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:

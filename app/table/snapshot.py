@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from app.store.tables import SeatInfo
+from app.store.tables import SeatInfo, seat_of
 from app.table.live import Audiences, GameLive, LogKey
 from engines.core import Engine, Event, Outcome, Seat
 
@@ -127,12 +127,7 @@ class Snapshot:
 
     def seat_of(self, user_id: int | None) -> Seat | None:
         """The seat a person sits in, if any (never a bot's seat)."""
-        if user_id is None:
-            return None
-        for seat, info in self.seats.items():
-            if info.user_id == user_id:
-                return seat
-        return None
+        return seat_of(self.seats, user_id)
 
     def offline_for(self, seat: Seat) -> float | None:
         """Seconds since a person's seat lost its last connection (None if connected)."""

@@ -34,6 +34,7 @@ from app.store.base import Store
 from app.store.moves import game_moves
 from app.store.notes import table_events
 from app.store.sql import SqlStore
+from app.store.tables import seat_of
 from app.table.bots import Bots
 from app.table.chat import Chat, ChatLimits
 from app.table.control import Control
@@ -159,13 +160,8 @@ class Table:
     # ---- who is who ---------------------------------------------------------------------------
 
     def seat_of(self, user_id: int | None) -> Seat | None:
-        """The seat a user sits in, if any (never a bot's seat)."""
-        if user_id is None:
-            return None
-        for seat, info in self.seats.items():
-            if info.user_id == user_id:
-                return seat
-        return None
+        """The seat a person sits in, if any (never a bot's seat)."""
+        return seat_of(self.seats, user_id)
 
     def bot_plays(self, seat: Seat) -> bool:
         """Whether a bot makes this seat's decisions now."""
