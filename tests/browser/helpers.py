@@ -107,6 +107,20 @@ async def shown_version(page: Page) -> int:
     return int(await page.evaluate("Number(document.documentElement.dataset.version)"))
 
 
+async def act_if_offered(page: Page, selector: str, *, timeout: float = 5_000) -> bool:
+    """Click the control `selector` if the page still offers it, enabled; False when the page
+    moved on before the click (at a table with bots, a push may replace the control between
+    seeing it and clicking it: the bots moved first, or the clock chose for this seat). The
+    caller then reads the page's next state (`settled`) instead of clicking a stale control."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        await page.locator(f"{selector}:enabled").click(timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > 391)
   .slice(0, 8)

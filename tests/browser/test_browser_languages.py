@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     LAPTOP,
     PHONE,
     SHOTS,
+    act_if_offered,
     assert_fits_phone,
     launch,
     need_chromium,
@@ -137,8 +138,7 @@ async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
                 assert await english_on(page, messages, "body") == []
                 choice = "torch" if deeper < 2 else "camp"
                 deeper = 0 if choice == "camp" else deeper + 1
-                # A refused click (the bots moved first) is followed by their next state.
-                await page.locator(f"#me button.{choice}").click()
+                await act_if_offered(page, f"#me button.{choice}")
             await settled(page, version=shown + 1)
         await expect(page.locator("#board .result-banner")).to_contain_text("wygrywa")
         await expect(page.locator("#board .score-chart figcaption")).to_have_text(
