@@ -1,19 +1,13 @@
 """Initial schema: users, rooms, seats, games, moves.
 
-Revision ID: 0001
-Revises:
-Create Date: 2026-11-22
+Created 2026-11-22.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0001"
-down_revision: str | None = None
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0001"
+down_revision = None
 
 TS = sa.DateTime(timezone=True)
 

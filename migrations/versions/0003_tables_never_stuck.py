@@ -1,19 +1,13 @@
 """Bots in seats, who controls a seat, turn clocks, rematch links, room log lines, heartbeats.
 
-Revision ID: 0003
-Revises: 0002
-Create Date: 2026-11-23
+Created 2026-11-23.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
-down_revision: str | None = "0002"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0003"
+down_revision = "0002"
 
 
 def upgrade() -> None:

@@ -1,19 +1,13 @@
 """The events of a game's opening (setup, version 0), kept with their audiences.
 
-Revision ID: 0004
-Revises: 0003
-Create Date: 2026-11-23
+Created 2026-11-23.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0003"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0004"
+down_revision = "0003"
 
 
 def upgrade() -> None:

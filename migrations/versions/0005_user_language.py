@@ -1,19 +1,13 @@
 """The language a person chose (Polish or English), kept with them.
 
-Revision ID: 0005
-Revises: 0004
-Create Date: 2026-11-24
+Created 2026-11-24.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
-down_revision: str | None = "0004"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0005"
+down_revision = "0004"
 
 
 def upgrade() -> None:

@@ -1,20 +1,14 @@
 """Signed-in devices (sessions a person can see and sign out) and one-time device links.
 Cookies from before carry no device: the first request with one registers it.
 
-Revision ID: 0007
-Revises: 0006
-Create Date: 2026-11-25
+Created 2026-11-25.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
-down_revision: str | None = "0006"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0007"
+down_revision = "0006"
 
 
 def upgrade() -> None:

@@ -2,20 +2,14 @@
 its commitment, and the rules version it was played under. Games from before have no secret
 (their commitment is the older SHA-256 of the seed) and rules version 1.
 
-Revision ID: 0008
-Revises: 0007
-Create Date: 2026-11-25
+Created 2026-11-25.
 """
-
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008"
-down_revision: str | None = "0007"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0008"
+down_revision = "0007"
 
 
 def upgrade() -> None:

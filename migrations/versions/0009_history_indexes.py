@@ -1,18 +1,12 @@
 """Indexes for "Your games" and profiles: a person's seats, finished games by date.
 
-Revision ID: 0009
-Revises: 0008
-Create Date: 2026-11-25
+Created 2026-11-25.
 """
-
-from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | None = "0008"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0009"
+down_revision = "0008"
 
 
 def upgrade() -> None:
