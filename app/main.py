@@ -22,7 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import logs, memory
-from app.api.error_page import ErrorPage
+from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
@@ -142,6 +142,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         return JSONResponse({"status": "ready", "revision": current})
 
     app.add_exception_handler(ErrorPage, show_error_page)
+    app.add_exception_handler(NameFirst, ask_name)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> Response:

@@ -11,6 +11,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n, identity
+from app.api.error_page import NameFirst
 from app.core.config import Settings
 from app.errors import Refusal
 from app.i18n import N_
@@ -64,11 +65,19 @@ async def require_user(user: Annotated[User | None, Depends(get_user)]) -> User:
     return user
 
 
+async def named_user(user: Annotated[User | None, Depends(get_user)]) -> User:
+    """The guest, for a page: nobody yet goes to the name page first, then back."""
+    if user is None:
+        raise NameFirst
+    return user
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TablesDep = Annotated[Tables, Depends(get_tables)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
+NamedUser = Annotated[User, Depends(named_user)]
 
 
 async def find_table(tables: Tables, slug: str, user_id: int | None, code: str | None) -> Table:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import identity
-from app.api.deps import SessionDep, TablesDep, UserDep, sign_in
+from app.api.deps import NamedUser, SessionDep, TablesDep, UserDep, sign_in
 from app.presentation.environment import templates
 from app.store import people
 from app.store.models import User
@@ -33,21 +33,17 @@ async def _devices_page(
 
 @router.get("/devices", response_class=HTMLResponse)
 async def devices(
-    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """The signed-in devices, this one marked."""
-    if user is None:
-        return RedirectResponse("/name?next=/devices", status_code=303)
     return await _devices_page(request, session, user, tables.runtime.now())
 
 
 @router.post("/devices/{device_id}/signout")
 async def sign_out_one(
-    device_id: str, request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    device_id: str, request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """Sign out one device (this one too: then this browser is nobody again)."""
-    if user is None:
-        return RedirectResponse("/name", status_code=303)
     await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
     await session.commit()
     tables.person_changed(user.id)
@@ -59,11 +55,9 @@ async def sign_out_one(
 
 @router.post("/devices/signout-others")
 async def sign_out_others(
-    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """Sign out every device but this one."""
-    if user is None:
-        return RedirectResponse("/name", status_code=303)
     keep = request.session.get("sid")
     await people.revoke_devices(
         session, user.id, tables.runtime.now(), keep=keep if isinstance(keep, str) else None
@@ -75,11 +69,9 @@ async def sign_out_others(
 
 @router.post("/devices/link", response_class=HTMLResponse)
 async def make_link(
-    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """A new one-time link (and its QR code) to sign another device in as this person."""
-    if user is None:
-        return RedirectResponse("/name", status_code=303)
     now = tables.runtime.now()
     token = await identity.new_link(session, user.id, now)
     await session.commit()

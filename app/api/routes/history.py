@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app import i18n
-from app.api.deps import SessionDep, UserDep
+from app.api.deps import NamedUser, SessionDep, UserDep
 from app.api.error_page import ErrorPage
 from app.errors import Refusal
 from app.history import import_game
@@ -69,11 +69,9 @@ async def _games_page(
 
 @router.get("/history", response_class=HTMLResponse)
 async def your_games(
-    request: Request, session: SessionDep, user: UserDep, game: str = "", page: int = 1
+    request: Request, session: SessionDep, user: NamedUser, game: str = "", page: int = 1
 ) -> Response:
     """Every game you played, newest first, each opening its replay."""
-    if user is None:
-        return RedirectResponse("/name?next=/history", status_code=303)
     return await _games_page(request, session, user, user.id, game, page, "history.html")
 
 
@@ -91,10 +89,8 @@ async def profile(
 
 
 @router.post("/history/import")
-async def import_file(request: Request, session: SessionDep, user: UserDep) -> Response:
+async def import_file(request: Request, session: SessionDep, user: NamedUser) -> Response:
     """The import form on "Your games": a downloaded game file, replayed here once verified."""
-    if user is None:
-        return RedirectResponse("/name?next=/history", status_code=303)
     async with request.form(max_part_size=MAX_FILE) as form:
         upload = form.get("game")
         raw = await upload.read(MAX_FILE) if isinstance(upload, UploadFile) else b""

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
 from app.api.deps import (
+    NamedUser,
     SessionDep,
     SettingsDep,
     TableDep,
@@ -134,21 +135,17 @@ async def _lobby_page(
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(
-    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """Open tables and the create-table form."""
-    if user is None:
-        return RedirectResponse("/name?next=/", status_code=303)
     return await _lobby_page(request, session, user, tables)
 
 
 @router.post("/tables")
 async def create_from_form(
-    request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
     """The lobby's create-table form."""
-    if user is None:
-        return RedirectResponse("/name?next=/", status_code=303)
     form = {k: str(v) for k, v in (await request.form()).items()}
     game_id = form.get("game", "")
     try:
