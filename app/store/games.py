@@ -20,41 +20,19 @@ from app.store.rows import as_json, insert_row
 from engines.core import Event
 
 
-def new_game(
-    *,
-    room_id: int,
-    engine: str,
-    options: dict[str, Any],
-    num_players: int,
-    seed: int,
-    seed_commitment: str,
-    snapshot: dict[str, Any],
-    clock: dict[str, Any] | None = None,
-    opening: list[dict[str, Any]] | None = None,
-    seed_secret: str | None = None,
-    seed_salt: str | None = None,
-    rules_version: str = "1",
-) -> Game:
-    """A game record at version 0, not stored yet (`create_game`, `start_at_once`)."""
+def new_game(**fields: Any) -> Game:
+    """A game record at version 0, not stored yet (`create_game`, `start_at_once`): `fields`
+    are the `Game` columns the caller knows (room_id, engine, options, num_players, seed,
+    seed_commitment, snapshot; clock, opening, seed_secret, seed_salt, rules_version)."""
     now = utcnow()
+    unknown = {"clock": None, "opening": None, "seed_secret": None, "seed_salt": None}
     return Game(
-        room_id=room_id,
-        engine=engine,
-        options=options,
-        num_players=num_players,
-        seed=seed,
-        seed_commitment=seed_commitment,
         version=0,
-        snapshot=snapshot,
         status="playing",
-        clock=clock,
-        opening=opening,
-        seed_secret=seed_secret,
-        seed_salt=seed_salt,
-        rules_version=rules_version,
         result=None,
         created_at=now,
         updated_at=now,
+        **{**unknown, "rules_version": "1", **fields},
     )
 
 

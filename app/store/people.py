@@ -1,8 +1,4 @@
-"""People and their devices: guests, names, languages, signed-in browsers, one-time links.
-
-SQLAlchemy functions take an open `AsyncSession` (the caller owns the transaction); the
-`*_at_once` ones are the PostgreSQL forms on an asyncpg connection (see `app/store/pg.py`).
-"""
+"""People and their devices: guests, names, languages, signed-in browsers, one-time links."""
 
 from __future__ import annotations
 

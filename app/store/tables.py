@@ -1,8 +1,5 @@
 """Tables and their seats (the tables are `rooms` in the database): creating, reading,
 seating, claiming a table's row before a change, its status and its rematch link.
-
-SQLAlchemy functions take an open `AsyncSession` (the caller owns the transaction); the
-`*_at_once` ones are the PostgreSQL forms on an asyncpg connection (see `app/store/pg.py`).
 """
 
 from __future__ import annotations
@@ -69,57 +66,26 @@ class SeatInfo:
         return self.is_bot or self.control is not None
 
 
-async def create_room(
-    session: AsyncSession,
-    *,
-    host_id: int,
-    game_id: str,
-    options: dict[str, Any],
-    num_seats: int,
-    private: bool,
-    clock: str = "none",
-    bot_level: str = "normal",
-    host_seat: int = 0,
-) -> Room:
-    """A new open room, its host in `host_seat` (seat 0 unless a rematch says otherwise)."""
-    room = new_table(
-        host_id=host_id,
-        game_id=game_id,
-        options=options,
-        num_seats=num_seats,
-        private=private,
-        clock=clock,
-        bot_level=bot_level,
-    )
+async def create_room(session: AsyncSession, *, host_seat: int = 0, **fields: Any) -> Room:
+    """A new open room (`new_table`'s `fields`), its host in `host_seat` (seat 0 unless a
+    rematch says otherwise)."""
+    room = new_table(**{"clock": "none", "bot_level": "normal", **fields})
     await insert_row(session, room)
-    await add_seat(session, room.id, host_seat, host_id)
+    await add_seat(session, room.id, host_seat, room.host_id)
     return room
 
 
-def new_table(
-    *,
-    host_id: int,
-    game_id: str,
-    options: dict[str, Any],
-    num_seats: int,
-    private: bool,
-    clock: str,
-    bot_level: str,
-) -> Room:
-    """An open room not stored yet, with a new slug and invite code."""
+def new_table(**fields: Any) -> Room:
+    """An open room not stored yet, with a new slug and invite code: `fields` are the `Room`
+    columns the caller knows (host_id, game_id, options, num_seats, private, clock,
+    bot_level)."""
     return Room(
         slug=secrets.token_urlsafe(6),
-        game_id=game_id,
-        options=options,
-        num_seats=num_seats,
-        private=private,
         invite_code=secrets.token_urlsafe(9),
-        host_id=host_id,
         status="open",
-        clock=clock,
-        bot_level=bot_level,
         rematch_slug=None,
         created_at=utcnow(),
+        **fields,
     )
 
 
