@@ -111,14 +111,17 @@ class Seating(Collaborator):
             del table.seats[seat]
             table.changed("leave")
 
+    def _host_before_start(self, user_id: int, message: str) -> None:
+        """Refuse anyone but the host (403, with `message`), and any change once started."""
+        self.table.require_host(user_id, message)
+        if self.table.status != "open":
+            raise Refusal("already_started", N_("The game has already started."))
+
     async def close(self, user_id: int) -> None:
         """The host closes a table that has not started."""
         table = self.table
         async with table.lock:
-            if user_id != table.host_id:
-                raise Refusal("not_host", N_("Only the host can close the table."), 403)
-            if table.status != "open":
-                raise Refusal("already_started", N_("The game has already started."))
+            self._host_before_start(user_id, N_("Only the host can close the table."))
 
             await self._write(table.store.close_table(table.id, table.status), self._still_open)
             table.status = "closed"
@@ -129,10 +132,7 @@ class Seating(Collaborator):
         """The host starts: all seats filled, or at least the game's minimum (seats shrink)."""
         table = self.table
         async with table.lock:
-            if user_id != table.host_id:
-                raise Refusal("not_host", N_("Only the host can start the game."), 403)
-            if table.status != "open":
-                raise Refusal("already_started", N_("The game has already started."))
+            self._host_before_start(user_id, N_("Only the host can start the game."))
             spec = table.engine.spec
             players = len(table.seats)
             if players < spec.min_players:
@@ -222,9 +222,7 @@ class Seating(Collaborator):
                 "bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(bots.LEVELS)
             )
         async with table.lock:
-            table.require_host(user_id, N_("Only the host can add bots."))
-            if table.status != "open":
-                raise Refusal("already_started", N_("The game has already started."))
+            self._host_before_start(user_id, N_("Only the host can add bots."))
             seat = self._free_seat(seat)
             wanted = seat
 
@@ -245,9 +243,7 @@ class Seating(Collaborator):
         """The host takes a bot out of its seat before the start."""
         table = self.table
         async with table.lock:
-            table.require_host(user_id, N_("Only the host can remove bots."))
-            if table.status != "open":
-                raise Refusal("already_started", N_("The game has already started."))
+            self._host_before_start(user_id, N_("Only the host can remove bots."))
             info = table.seats.get(seat)
             if info is None or not info.is_bot:
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
