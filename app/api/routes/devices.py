@@ -45,12 +45,13 @@ async def devices(
 async def sign_out_one(
     device_id: str, request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
-    """Sign out one device (this one too: then this browser is nobody again)."""
+    """Sign out one device (this one too: then this browser is nobody again); its open
+    sockets close at once, on every process."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
-    await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
+    gone = await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
     await session.commit()
-    tables.person_changed(user.id)
+    tables.signed_out(user.id, gone)
     if device_id == request.session.get("sid"):
         request.session.clear()
         return RedirectResponse("/", status_code=303)
@@ -61,15 +62,15 @@ async def sign_out_one(
 async def sign_out_others(
     request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
-    """Sign out every device but this one."""
+    """Sign out every device but this one (their open sockets close at once)."""
     if user is None:
         return RedirectResponse("/name", status_code=303)
     keep = request.session.get("sid")
-    await people.revoke_devices(
+    gone = await people.revoke_devices(
         session, user.id, tables.runtime.now(), keep=keep if isinstance(keep, str) else None
     )
     await session.commit()
-    tables.person_changed(user.id)
+    tables.signed_out(user.id, gone)
     return RedirectResponse("/devices", status_code=303)
 
 
