@@ -97,7 +97,9 @@ async def test_a_signed_out_device_loses_its_sockets_at_once(
         table_ws = await socket_of(srv, f"/ws/t/{slug}?format=json", phone_cookie)
         lobby_ws = await socket_of(srv, "/ws/lobby?format=json", phone_cookie)
         first = json.loads(await asyncio.wait_for(table_ws.recv(), 5))
-        assert first["type"] == "state" and first["room"]["your_seat"] == 0  # the phone plays Ala's seat
+        assert (
+            first["type"] == "state" and first["room"]["your_seat"] == 0
+        )  # the phone plays Ala's seat
         act = await _act_of(srv, slug, 0)
         game = table_of(app_of(srv), slug).game
         assert game is not None
