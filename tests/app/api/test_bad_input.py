@@ -220,7 +220,10 @@ async def test_deeply_nested_json_is_malformed_and_the_socket_stays(server: Serv
         (r"Ev\u202eil", 200, "Evil"),
         (r"Ze\u200bro", 200, "Zero"),
         (r"Zoe\u0308 Łucja", 200, "Zoë Łucja"),
-        (r"\u200b\u202e", 400, "bad_name"),
+        (r"\u200b\u202e", 422, "bad_name"),
+        (r"\u0301\u0308\u0327", 422, "bad_name"),
+        (r"\u3164", 422, "bad_name"),
+        (r"\u0301Ala", 200, "Ala"),
     ],
 )
 async def test_names_are_normalised_or_refused(
