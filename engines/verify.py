@@ -114,7 +114,7 @@ def verify(export: dict[str, Any]) -> Report:
             action = engine.parse_action(move["action"])
             state = engine.apply(state, int(move["seat"]), action).state
             report.moves = i + 1
-    except (GameError, KeyError, TypeError, ValueError) as exc:
+    except (GameError, KeyError, TypeError, ValueError, OverflowError) as exc:
         report.problems.append(
             Phrase(
                 tr("The replay fails at move %(move)s: %(reason)s"),
