@@ -34,6 +34,8 @@ def loads(data: str | bytes) -> Any:
         raise BadJson("not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise BadJson(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise BadJson("not JSON this program reads (a number too long)") from None
     if depth(value) > MAX_DEPTH:
         raise BadJson(f"nested more than {MAX_DEPTH} levels deep")
     return value

@@ -123,6 +123,7 @@ def test_games_from_before_the_salt_still_verify() -> None:
         (("[" * 10_000 + "]" * 10_000).encode(), "nested more than"),
         (('{"a": ' * 100 + "1" + "}" * 100).encode(), "nested more than"),
         (b'{"seed": NaN}', "NaN is not a number"),
+        (b'{"seed": ' + b"9" * 5000 + b"}", "a number too long"),
     ],
 )
 def test_a_file_that_is_not_an_export_is_one_line_and_exit_2(

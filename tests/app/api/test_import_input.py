@@ -43,7 +43,12 @@ async def _counts(server: Server) -> tuple[int, int]:
 async def test_deeply_nested_files_are_refused_cleanly(server: Server) -> None:
     host = await Player(server.url, server.ws_url).login("Ala")
     before = await _counts(server)
-    for body in (DEEP, '{"a": ' * 10_000 + "1" + "}" * 10_000, '{"seed": NaN}'):
+    for body in (
+        DEEP,
+        '{"a": ' * 10_000 + "1" + "}" * 10_000,
+        '{"seed": NaN}',
+        '{"seed": ' + "9" * 5000 + "}",
+    ):
         r = await host.http.post(
             "/api/games/import", content=body, headers={"Content-Type": "application/json"}
         )
