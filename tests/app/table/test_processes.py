@@ -588,3 +588,31 @@ async def test_a_device_signed_out_through_one_process_loses_its_sockets_on_the_
     await phone.aclose()
     for s in seats:
         await s.close()
+
+
+async def test_a_sign_out_missed_while_the_bus_was_cut_off_still_closes_the_socket(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """A sign-out whose message process two never heard (its bus was cut off from Redis; here
+    written straight to the database, with no message at all): once two has subscribed again
+    it checks the devices of its open sockets and closes the signed-out one."""
+    from app.store import people
+
+    _one, two, _ = pair
+    laptop = httpx.AsyncClient(base_url=two.url, timeout=10)
+    assert (await laptop.post("/api/guest", json={"name": "Ala"})).status_code == 200
+    phone = await phone_of(laptop, two.url)
+    lobby_ws = await socket_of(two, "/ws/lobby?format=json", cookie_of(phone))
+    await asyncio.wait_for(lobby_ws.recv(), 5)  # open and listed
+    tables = app_of(two).state.tables
+    (phone_device,) = tables.sockets.devices()
+    async with tables.sessions() as session:
+        device = await people.get_device(session, phone_device)
+        assert device is not None
+        assert await people.revoke_devices(session, device.user_id, 0.0, only=phone_device)
+        await session.commit()
+    await _cut_off(tables.runtime.bus.origin)
+    code, _ = await closed_with(lobby_ws, within=10)
+    assert code == CLOSE_SIGNED_OUT
+    for client in (laptop, phone):
+        await client.aclose()
