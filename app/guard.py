@@ -7,6 +7,8 @@
   origin must name the host the request was sent to. With `PUBLIC_ORIGINS` set the `Host`
   header must be one of theirs too (no DNS-rebinding). A request without `Origin` is not from
   a browser page (browsers send it on every POST and handshake), so it cannot be a forgery.
+  An `Origin` that is not a well-formed origin (`origin_key`: a bad port, a broken address,
+  a path, "null") is refused the same way — never an error.
 - Security headers on every HTTP answer: a Content-Security-Policy without inline scripts,
   `X-Content-Type-Options`, `Referrer-Policy`, and framing refused; over https (directly or
   behind a proxy that says so) every cookie is marked `Secure`.
@@ -15,11 +17,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -53,14 +56,51 @@ WS_BAD_ORIGIN = 4403
 """Close code of a websocket handshake refused for its origin."""
 
 
-def _origin_key(url: str) -> str:
-    """`scheme://host[:port]` of an origin, lower-cased, default ports dropped."""
-    parts = urlsplit(url.strip().lower())
-    host = parts.hostname or ""
-    port = parts.port
-    if port is not None and (parts.scheme, port) not in (("http", 80), ("https", 443)):
-        host = f"{host}:{port}"
-    return f"{parts.scheme}://{host}"
+_ORIGIN = re.compile(
+    r"(?P<scheme>https?)://(?P<host>\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?)"
+    r"(?::(?P<port>[0-9]{1,5}))?",
+    re.ASCII,
+)
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_key(text: str) -> str | None:
+    """`scheme://host[:port]` of a well-formed origin (as browsers send it: http or https, a
+    host name or address, an optional port from 1 to 65535, nothing else), lower-cased, the
+    default port dropped; None for anything else. Never raises (the `Origin` header is
+    whatever a client sends)."""
+    found = _ORIGIN.fullmatch(text.lower())
+    if found is None:
+        return None
+    scheme, host, port = found.group("scheme", "host", "port")
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return None
+    if port is None:
+        return f"{scheme}://{host}"
+    number = int(port)
+    if not 0 < number < 65536:
+        return None
+    if number == DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{number}"
+
+
+def configured_origins(origins: Iterable[str]) -> set[str]:
+    """The keys of `PUBLIC_ORIGINS` (a trailing slash allowed); a malformed one stops the
+    server at start, naming it."""
+    keys = set()
+    for origin in origins:
+        text = origin.strip()
+        if not text:
+            continue
+        key = origin_key(text.removesuffix("/"))
+        if key is None:
+            raise ValueError(f"PUBLIC_ORIGINS: not an origin (https://host[:port]): {text!r}")
+        keys.add(key)
+    return keys
 
 
 def _host_of(origin_key: str) -> str:
@@ -80,7 +120,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, public_origins: Iterable[str] = ()) -> None:
         self.app = app
-        self.origins = {_origin_key(o) for o in public_origins if o.strip()}
+        self.origins = configured_origins(public_origins)
         self.hosts = {_host_of(o) for o in self.origins}
 
     def allowed(self, headers: dict[bytes, bytes]) -> bool:
@@ -91,10 +131,9 @@ class Guard:
         raw = headers.get(b"origin")
         if raw is None:
             return True
-        origin = raw.decode("latin-1")
-        if origin == "null":
+        key = origin_key(raw.decode("latin-1"))
+        if key is None:  # "null" (a sandboxed or opaque origin) or malformed
             return False
-        key = _origin_key(origin)
         if self.origins:
             return key in self.origins
         return _host_of(key) == host

@@ -4,17 +4,19 @@ its commitment) and its server-side verification (engines/verify.py, run on the 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Refusal
 from app.i18n import N_
+from app.names import imported_name
 from app.store import games, history, people, tables
 from app.store.models import Game
 from app.store.moves import game_moves
 from app.table import Table
-from engines import REGISTRY, verify
+from engines import REGISTRY, safe_json, verify
 from engines.core import GameError
 
 
@@ -142,14 +144,71 @@ def round_starts(engine: Any, states: list[Any]) -> list[tuple[int, Any]]:
 
 
 MAX_IMPORT_MOVES = 50_000
+MAX_IMPORT_BYTES = 20_000_000
+"""Largest game file read for an import."""
+NOT_A_GAME = N_("This file is not a game this server can replay.")
+_NOT_STORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL and lone surrogates: text PostgreSQL refuses to store."""
+_FITS = {"commitment": 64, "secret": 64, "salt": 128, "rules_version": 16}
+"""The longest text each of these export fields may hold (its column)."""
+
+
+def parse_export(raw: bytes) -> dict[str, Any]:
+    """An uploaded game file as a JSON object, or `bad_import` (422): not JSON, nested too
+    deeply (never a RecursionError), not an object, too large."""
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise Refusal("bad_import", NOT_A_GAME, 422)
+    try:
+        export = safe_json.loads(raw)
+    except safe_json.BadJson:
+        raise Refusal("bad_import", NOT_A_GAME, 422) from None
+    if not isinstance(export, dict):
+        raise Refusal("bad_import", NOT_A_GAME, 422)
+    return export
+
+
+def _storable(export: dict[str, Any]) -> bool:
+    """Whether what an import stores as it is fits the database: no text holding NUL or a
+    lone surrogate (PostgreSQL refuses both), texts and the seed within their columns. The
+    players' names are not stored as they are (`imported_name` cleans them)."""
+    rest = {k: v for k, v in export.items() if k != "players"}
+    for text in safe_json.strings(rest):
+        if _NOT_STORABLE.search(text):
+            return False
+    for key, longest in _FITS.items():
+        value = export.get(key)
+        if value is not None and len(str(value)) > longest:
+            return False
+    seed = export.get("seed")
+    return type(seed) is int and -(2**63) <= seed < 2**63
+
+
+def _player_names(export: dict[str, Any], n: int) -> dict[int, str]:
+    """The export's players' names by seat, cleaned like typed names (none for what is not
+    a player entry or cleans to nothing)."""
+    players = export.get("players")
+    names: dict[int, str] = {}
+    if not isinstance(players, list):
+        return names
+    for i, player in enumerate(players[:n]):
+        if not isinstance(player, dict):
+            continue
+        seat = player.get("seat", i)
+        name = imported_name(player.get("name"))
+        if type(seat) is int and 0 <= seat < n and name is not None:
+            names.setdefault(seat, name)
+    return names
 
 
 async def import_game(session: AsyncSession, importer_id: int, export: dict[str, Any]) -> Any:
     """Store a verified export as a finished private table of `importer_id` (the host), its
-    players as name-only guests, so it can be replayed here; refused (422) unless it verifies."""
+    players as name-only guests, so it can be replayed here; refused (422) unless it verifies
+    and what it stores fits (`_storable`)."""
     actions = export.get("actions")
     if not isinstance(actions, list) or len(actions) > MAX_IMPORT_MOVES:
-        raise Refusal("bad_import", N_("This file is not a game this server can replay."), 422)
+        raise Refusal("bad_import", NOT_A_GAME, 422)
+    if safe_json.depth(export) > safe_json.MAX_DEPTH or not _storable(export):
+        raise Refusal("bad_import", NOT_A_GAME, 422)
     report = await asyncio.to_thread(verify.verify, export)
     if not report.ok:
         raise Refusal(
@@ -172,10 +231,7 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
         return opening, events
 
     opening, events = await asyncio.to_thread(replay)
-    names = {
-        int(p.get("seat", i)): str(p.get("name") or "?")[:24]
-        for i, p in enumerate(export.get("players") or [])
-    }
+    names = _player_names(export, n)
     room = await tables.create_room(
         session,
         host_id=importer_id,

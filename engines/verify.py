@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engines import REGISTRY
+from engines import REGISTRY, safe_json
 from engines.core import GameError, Phrase, tr
 
 FORMAT = "stolik-game/1"
@@ -114,7 +114,7 @@ def verify(export: dict[str, Any]) -> Report:
             action = engine.parse_action(move["action"])
             state = engine.apply(state, int(move["seat"]), action).state
             report.moves = i + 1
-    except (GameError, KeyError, TypeError, ValueError) as exc:
+    except (GameError, KeyError, TypeError, ValueError, OverflowError) as exc:
         report.problems.append(
             Phrase(
                 tr("The replay fails at move %(move)s: %(reason)s"),
@@ -142,12 +142,22 @@ def _canonical(value: Any) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m engines.verify game.json`: print the verdict; exit 0 when it verifies."""
+    """`python -m engines.verify game.json`: print the verdict; exit 0 when it verifies, 1
+    when it does not, 2 when the file cannot be read as a game export (one line on stderr:
+    missing, not JSON, nested too deeply, not an object)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m engines.verify game.json", file=sys.stderr)
         return 2
-    export = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    try:
+        export = safe_json.loads(Path(args[0]).read_bytes())
+    except (OSError, safe_json.BadJson) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"error: {args[0]}: {reason}", file=sys.stderr)
+        return 2
+    if not isinstance(export, dict):
+        print(f"error: {args[0]}: not a game export (a JSON object)", file=sys.stderr)
+        return 2
     report = verify(export)
     for note in report.notes:
         print(f"note: {note.text}")

@@ -7,6 +7,7 @@ both catalogues are complete and the tests can check every entry of each.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
@@ -36,7 +37,9 @@ KEYWORDS = (
 
 
 def extract_args(output: Path) -> list[str]:
-    """The `pybabel extract` arguments writing every current message to `output`."""
+    """The `pybabel extract` arguments writing every current message to `output`, run from
+    the repository's root (`run`): the catalogues name files relative to it, the same in
+    every checkout."""
     keywords = [arg for k in KEYWORDS for arg in ("-k", k)]
     return [
         "extract",
@@ -49,12 +52,14 @@ def extract_args(output: Path) -> list[str]:
         "Stolik",
         "-o",
         str(output),
-        str(ROOT),
+        ".",
     ]
 
 
 def run(*args: str) -> None:
-    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+    """`pybabel` with `args`, from the repository's root."""
+    with contextlib.chdir(ROOT):
+        CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def main() -> None:

@@ -160,8 +160,9 @@ async def sign_in(request: Request, session: AsyncSession, user_id: int) -> None
     """Sign this browser in as `user_id` on a new device (session rotation)."""
     tables: Tables = request.app.state.tables
     old_uid = request.session.get("uid")
+    old_sid = request.session.get("sid")
     await identity.sign_in(
         request.session, session, user_id, tables.runtime.now(), agent_of(request)
     )
-    if isinstance(old_uid, int):  # its old device was signed out
-        tables.person_changed(old_uid)
+    if isinstance(old_uid, int):  # its old device was signed out (and its sockets closed)
+        tables.signed_out(old_uid, [old_sid] if isinstance(old_sid, str) else [])

@@ -1,34 +1,18 @@
-"""A guest's display name: how a typed name is cleaned, and becoming (or renaming) a guest —
-one path for the name page and the JSON API."""
+"""A guest's display name: becoming (or renaming) a guest — one path for the name page and the
+JSON API; the name is cleaned by `app.names.clean_name`."""
 
 from __future__ import annotations
-
-import unicodedata
 
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import new_guest, spend_creation
-from app.errors import Refusal
-from app.i18n import N_
+from app.names import NAME_MAX_CHARS, clean_name
 from app.store import people
 from app.store.models import User
-from app.table import Tables, clean_chat
+from app.table import Tables
 
-NAME_MAX_CHARS = 24
-"""The longest display name (characters); the name page's input says the same (`maxlength`)."""
-
-
-def clean_name(raw: str) -> str:
-    """A display name as people will read it: NFC, whitespace collapsed, without control,
-    format (bidi overrides, zero-width) or private-use characters; `NAME_MAX_CHARS` at most.
-    A name that is not valid Unicode text (a lone surrogate) is refused."""
-    if any(unicodedata.category(ch) == "Cs" for ch in raw):
-        raise Refusal("bad_name", N_("That name holds characters that are not text."), 422)
-    name = clean_chat(unicodedata.normalize("NFC", raw))[:NAME_MAX_CHARS].strip()
-    if not name:
-        raise Refusal("bad_name", N_("Please enter a display name."), 400)
-    return name
+__all__ = ["NAME_MAX_CHARS", "clean_name", "name_guest"]
 
 
 async def name_guest(

@@ -99,6 +99,7 @@ class Connection:
 
     user_id: int | None
     fmt: str  # "html" or "json"
+    device: str | None = None  # the cookie's device id (signing it out closes this socket)
     queue: Mailbox = field(default_factory=Mailbox)
     sent_key: tuple[int, int] = (-2, -2)  # (game version, room revision) last sent
     log_version: int = -1  # the log lines of versions up to this one were sent (-1: none)
@@ -107,6 +108,15 @@ class Connection:
     max_queue: int = 200
     overflow: bool = False
     too_slow: bool = False  # a push waited past SendWatch.timeout: the writer closes the socket
+    signed_out: bool = False  # its device was signed out: nothing more is read or acted on
+
+    def sign_out(self) -> None:
+        """Its device was signed out: from now on the reader handles no frame, and the writer
+        (woken past any queue limit) closes the socket with `CLOSE_SIGNED_OUT`."""
+        if self.signed_out:
+            return
+        self.signed_out = True
+        self.queue.put_nowait(("signed_out", None))
 
     def notify(self, kind: str, payload: Any = None) -> None:
         """Wake this connection's writer. A state or presence push waiting in the queue
@@ -128,3 +138,5 @@ class Connection:
 
 
 COALESCED = frozenset({"state", "presence"})
+CLOSE_SIGNED_OUT = 4401
+"""Close code (and handshake refusal) of a socket whose device was signed out."""

@@ -77,15 +77,26 @@ async def revoke_devices(
     *,
     only: str | None = None,
     keep: str | None = None,
-) -> int:
-    """Sign out one of a person's devices (`only`) or all but one (`keep`); how many."""
+) -> list[str]:
+    """Sign out one of a person's devices (`only`) or all but one (`keep`); the ids signed
+    out (their open sockets are closed: `Tables.signed_out`)."""
     query = update(Device).where(Device.user_id == user_id, Device.revoked.is_(None))
     if only is not None:
         query = query.where(Device.id == only)
     if keep is not None:
         query = query.where(Device.id != keep)
-    result = await session.execute(query.values(revoked=now))
-    return int(getattr(result, "rowcount", 0) or 0)
+    result = await session.execute(query.values(revoked=now).returning(Device.id))
+    return sorted(result.scalars())
+
+
+async def revoked_among(session: AsyncSession, device_ids: list[str]) -> list[str]:
+    """Which of these devices are signed out (or no longer exist)."""
+    found: dict[str, float | None] = {}
+    for start in range(0, len(device_ids), 500):
+        chunk = device_ids[start : start + 500]
+        rows = await session.execute(select(Device.id, Device.revoked).where(Device.id.in_(chunk)))
+        found.update({row.id: row.revoked for row in rows})
+    return [d for d in device_ids if d not in found or found[d] is not None]
 
 
 async def create_device_link(

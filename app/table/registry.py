@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app import clocks, identity
 from app.metrics import Live
 from app.realtime.connection import Connection
-from app.store import games, tables
+from app.realtime.devices import DeviceSockets
+from app.store import games, people, tables
 from app.store.base import Store
 from app.store.sql import SqlStore
 from app.table.runtime import Runtime
@@ -39,6 +40,8 @@ class Tables:
         """Where table changes and moves are written (`app.store.pg.open_store` on
         PostgreSQL), handed to every table."""
         self.lobby: set[Connection] = set()
+        self.sockets = DeviceSockets()
+        """Every open socket of this process (tables and lobby), by device."""
         self.known = identity.Known()
         """Devices checked lately (app.identity): a burst of requests reads them once."""
         self.heard: dict[str, float] = {}
@@ -134,8 +137,12 @@ class Tables:
         if kind == "person":
             self.known.forget(int(msg["u"]))
             return
+        if kind == "signout":
+            self._signed_out_here(int(msg["u"]), [str(d) for d in msg["d"]])
+            return
         if kind == "resubscribed":  # our bus lost Redis for a while: a person may have changed
             self.known.clear()
+            await self.recheck_devices()
             return
         if kind == "lobby" or kind == "room" or msg.get("lobby"):
             self._lobby_here()
@@ -280,6 +287,29 @@ class Tables:
         self.known.forget(user_id)
         if self.runtime.bus.enabled:
             self.runtime.bus.send({"k": "person", "u": user_id})
+
+    def signed_out(self, user_id: int, devices: list[str]) -> None:
+        """Devices of `user_id` were signed out (committed): their open sockets close at once,
+        in every process, and every process checks the person's devices again."""
+        self._signed_out_here(user_id, devices)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "signout", "u": user_id, "d": sorted(devices)})
+
+    def _signed_out_here(self, user_id: int, devices: list[str]) -> None:
+        self.known.forget(user_id)
+        closed = self.sockets.sign_out(devices)
+        if closed:
+            logger.info("signed-out devices' sockets closed", extra={"count": closed})
+
+    async def recheck_devices(self) -> None:
+        """Close the sockets of every device signed out while this process may not have heard
+        of it (its bus lost Redis): one query over the devices with an open socket here."""
+        open_devices = self.sockets.devices()
+        if not open_devices:
+            return
+        async with self.sessions() as session:
+            gone = await people.revoked_among(session, open_devices)
+        self.sockets.sign_out(gone)
 
     def _renamed_here(self, user_id: int, name: str) -> None:
         self.known.forget(user_id)

@@ -374,6 +374,12 @@
   }
   document.addEventListener("htmx:wsOpen", function () { setConn(t("live"), "live"); });
   document.addEventListener("htmx:wsClose", function () { setConn(t("reconnecting"), "down"); });
+  // 4401: this device was signed out (from "Your devices", here or elsewhere). The page is
+  // loaded again, which forgets the signed-out identity: the browser is nobody from then on.
+  document.addEventListener("htmx:wsClose", function (evt) {
+    const e = evt.detail && evt.detail.event;
+    if (e && e.code === 4401) window.location.reload();
+  });
   document.addEventListener("htmx:wsError", function () { setConn(t("reconnecting"), "down"); });
 
   // The page says when it has settled, on <html> (for tools and the browser tests, which

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from engines import REGISTRY, verify
 
@@ -110,3 +112,68 @@ def test_games_from_before_the_salt_still_verify() -> None:
     assert verify.verify(export).ok
     export["seed"] += 1
     assert not verify.verify(export).ok
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"not json", "not JSON"),
+        (b"[1, 2]", "not a game export"),
+        (b"\xff\xfe", "not UTF-8"),
+        (("[" * 10_000 + "]" * 10_000).encode(), "nested more than"),
+        (('{"a": ' * 100 + "1" + "}" * 100).encode(), "nested more than"),
+        (b'{"seed": NaN}', "NaN is not a number"),
+        (b'{"seed": ' + b"9" * 5000 + b"}", "a number too long"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, says: str
+) -> None:
+    """`python -m engines.verify` on a file that is not a game export: one line on stderr
+    naming the file and what is wrong, exit code 2, no traceback."""
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    assert verify.main([str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith(f"error: {path}: ") and says in err, err
+    assert verify.main([str(tmp_path / "missing.json")]) == 2
+    assert "No such file" in capsys.readouterr().err
+
+
+def test_the_command_prints_no_traceback(tmp_path: Path) -> None:
+    """The same, as a command (what a person runs)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 10_000 + "]" * 10_000)
+    run = subprocess.run(
+        [sys.executable, "-m", "engines.verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+_EXPORT = finished_export("incan_gold")
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(sorted(_EXPORT)), value=_json)
+@example(key="num_players", value=float("inf"))
+@example(key="actions", value=[{"seat": float("inf"), "action": {}}])
+def test_verify_never_raises_on_a_changed_field(key: str, value: Any) -> None:
+    """Whatever one field of an export holds, `verify` answers a report (never raises)."""
+    report = verify.verify(dict(_EXPORT, **{key: value}))
+    assert isinstance(report.ok, bool)

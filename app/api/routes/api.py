@@ -21,9 +21,7 @@ from app.api.deps import (
     spend_creation,
 )
 from app.api.guests import NAME_MAX_CHARS, clean_name, name_guest
-from app.errors import Refusal
-from app.history import export_game, import_game
-from app.i18n import N_
+from app.history import export_game, import_game, parse_export
 from app.lobby import create_table, lobby_listing, playable_engines
 from app.presentation.messages import table_info
 from app.store.tables import SeatInfo
@@ -210,14 +208,7 @@ async def import_export(
 ) -> dict[str, Any]:
     """Bring a finished game exported from any Stolik here to replay it: it must verify
     (engines/verify.py); it becomes a private finished table hosted by the importer."""
-    try:
-        export = await request.json()
-    except ValueError:
-        raise Refusal(
-            "bad_import", N_("This file is not a game this server can replay."), 422
-        ) from None
-    if not isinstance(export, dict):
-        raise Refusal("bad_import", N_("This file is not a game this server can replay."), 422)
+    export = parse_export(await request.body())
     room = await import_game(session, user.id, export)
     await session.commit()
     url = f"/t/{room.slug}/replay?code={room.invite_code}"

@@ -43,10 +43,11 @@ async def devices(
 async def sign_out_one(
     device_id: str, request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
-    """Sign out one device (this one too: then this browser is nobody again)."""
-    await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
+    """Sign out one device (this one too: then this browser is nobody again); its open
+    sockets close at once, on every process."""
+    gone = await people.revoke_devices(session, user.id, tables.runtime.now(), only=device_id)
     await session.commit()
-    tables.person_changed(user.id)
+    tables.signed_out(user.id, gone)
     if device_id == request.session.get("sid"):
         request.session.clear()
         return RedirectResponse("/", status_code=303)
@@ -57,13 +58,13 @@ async def sign_out_one(
 async def sign_out_others(
     request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
 ) -> Response:
-    """Sign out every device but this one."""
+    """Sign out every device but this one (their open sockets close at once)."""
     keep = request.session.get("sid")
-    await people.revoke_devices(
+    gone = await people.revoke_devices(
         session, user.id, tables.runtime.now(), keep=keep if isinstance(keep, str) else None
     )
     await session.commit()
-    tables.person_changed(user.id)
+    tables.signed_out(user.id, gone)
     return RedirectResponse("/devices", status_code=303)
 
 

@@ -3,18 +3,14 @@ at a time) and a person's public profile (their games at public tables and how t
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
-from app import i18n
 from app.api.deps import NamedUser, SessionDep, UserDep
 from app.api.error_page import ErrorPage
 from app.errors import Refusal
-from app.history import import_game
-from app.i18n import N_
+from app.history import import_game, parse_export
 from app.lobby import playable_engines
 from app.presentation.environment import templates
 from app.store import history, people
@@ -35,6 +31,7 @@ async def _games_page(
     page: int,
     template: str,
     error: str | None = None,
+    status: int = 200,
 ) -> Response:
     person = await people.get_user(session, person_id)
     if person is None:
@@ -64,7 +61,7 @@ async def _games_page(
         "stats": await history.game_stats(session, person_id, public_only),
         "error": error,
     }
-    return templates.TemplateResponse(request, template, ctx)
+    return templates.TemplateResponse(request, template, ctx, status_code=status)
 
 
 @router.get("/history", response_class=HTMLResponse)
@@ -95,15 +92,12 @@ async def import_file(request: Request, session: SessionDep, user: NamedUser) ->
         upload = form.get("game")
         raw = await upload.read(MAX_FILE) if isinstance(upload, UploadFile) else b""
     try:
-        export = json.loads(raw.decode("utf-8"))
-        if not isinstance(export, dict):
-            raise ValueError
-        room = await import_game(session, user.id, export)
-    except (ValueError, UnicodeDecodeError):
-        message = i18n.gettext(N_("This file is not a game this server can replay."))
+        room = await import_game(session, user.id, parse_export(raw))
     except Refusal as exc:
         message = exc.message
     else:
         await session.commit()
         return RedirectResponse(f"/t/{room.slug}/replay?code={room.invite_code}", 303)
-    return await _games_page(request, session, user, user.id, "", 1, "history.html", message)
+    return await _games_page(
+        request, session, user, user.id, "", 1, "history.html", message, status=422
+    )

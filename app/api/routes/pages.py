@@ -74,10 +74,9 @@ async def name_submit(
         name = clean_name(str(form.get("name", "")))
         uid = await name_guest(request, session, user, tables, name)
     except Refusal as exc:
-        # A name that will not do is a 400 on this page, however it was refused; a spent
+        # A name that will not do is a 422 here as in the API (`app.names`); a spent
         # creation budget keeps its 429.
-        status = 400 if exc.code == "bad_name" else exc.status
-        return _name_page(request, user, target, exc.message, status)
+        return _name_page(request, user, target, exc.message, exc.status)
     return RedirectResponse(await _sit_from_target(tables, uid, name, target), status_code=303)
 
 

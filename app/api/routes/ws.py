@@ -24,7 +24,7 @@ from app.lobby import lobby_listing
 from app.presentation.messages import encode_json, state_json_text
 from app.presentation.simple import chat_html, error_html, lobby_html
 from app.presentation.table import presence_html, state_html
-from app.realtime.connection import Connection, SendWatch
+from app.realtime.connection import CLOSE_SIGNED_OUT, Connection, SendWatch
 from app.realtime.protocol import (
     Act,
     Chat,
@@ -40,18 +40,38 @@ router = APIRouter()
 log = logging.getLogger("stolik.ws")
 
 
+SIGNED_OUT = N_("This device was signed out.")
+
+
 async def _user_id(ws: WebSocket) -> int | None:
-    """The person behind the socket's cookie (a signed-out device is nobody)."""
+    """The person behind the socket's cookie; raises `SignedOut` for a cookie whose device
+    was signed out (a socket cannot re-set the cookie: the page reloads and is nobody)."""
     tables: Tables = ws.app.state.tables
+    cookie = dict(ws.session)
     user = await identity.person(
-        dict(ws.session),
+        cookie,
         ws.app.state.sessions,
         tables.runtime.now(),
         ws.headers.get("user-agent", ""),
         upgrade=False,
         known=tables.known,
     )
+    if user is None and "uid" in ws.session:
+        raise SignedOut
     return user.id if user is not None else None
+
+
+def _device(ws: WebSocket, uid: int | None) -> str | None:
+    """The cookie's device id, for a socket that is someone."""
+    sid = ws.session.get("sid")
+    return sid if uid is not None and isinstance(sid, str) else None
+
+
+async def _close_signed_out(ws: WebSocket) -> None:
+    """Close a socket whose device was signed out, saying so (once: a second close is a
+    no-op)."""
+    with contextlib.suppress(Exception):
+        await ws.close(CLOSE_SIGNED_OUT, "signed out")
 
 
 async def _refuse(ws: WebSocket, fmt: str, code: str, message: str, close_code: int) -> None:
@@ -73,6 +93,10 @@ CLOSE_RATE_LIMITED = 4429
 
 class TooSlow(Exception):
     """The client stopped reading."""
+
+
+class SignedOut(Exception):
+    """The socket's device was signed out."""
 
 
 async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) -> None:
@@ -100,6 +124,8 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
     while True:
         kind, payload = await conn.queue.get()
         conn.taken(kind)
+        if conn.signed_out:
+            raise SignedOut
         if kind == "error":
             code, message, template, params = payload
             data: Any = (
@@ -145,7 +171,11 @@ async def table_socket(ws: WebSocket) -> None:
     slug: str = ws.path_params["slug"]
     code = ws.query_params.get("code")
     fmt = "json" if ws.query_params.get("format") == "json" else "html"
-    uid = await _user_id(ws)
+    try:
+        uid = await _user_id(ws)
+    except SignedOut:
+        await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
+        return
     table = await tables.get(slug)
     if table is None or not table.may_watch(uid, code):
         # A private table without its code answers like a missing one (no probing).
@@ -155,14 +185,17 @@ async def table_socket(ws: WebSocket) -> None:
     # The table again, now: a table nobody watched may have been forgotten while the socket was
     # accepted (`Tables._forget_unwatched`), and a socket must join the one that is followed.
     table = await tables.get(slug) or table
-    conn = Connection(user_id=uid, fmt=fmt)
+    conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
+    if not tables.sockets.opened(conn):  # signed out while the handshake went on
+        await _close_signed_out(ws)
+        return
     table.presence.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, table, conn, settings))
     budget = RateWindow(settings.act_rate_count, settings.act_rate_window)
     try:
         while True:
             frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
+            if frame["type"] == "websocket.disconnect" or conn.signed_out:
                 break
             raw = frame.get("text")
             if raw is None:
@@ -182,10 +215,13 @@ async def table_socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        tables.sockets.closed(conn)
         table.presence.detach(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        if conn.signed_out:
+            await _close_signed_out(ws)
 
 
 async def _write_or_close(
@@ -200,6 +236,9 @@ async def _write_or_close(
         log.info("socket closed: too slow", extra={"room": table.slug, "user": conn.user_id})
         with contextlib.suppress(Exception):
             await ws.close(CLOSE_TOO_SLOW, "too slow")
+    except SignedOut:
+        log.info("socket closed: signed out", extra={"room": table.slug, "user": conn.user_id})
+        await _close_signed_out(ws)
     except asyncio.CancelledError:
         raise
     except WebSocketDisconnect:
@@ -242,11 +281,17 @@ async def _handle(
 async def lobby_socket(ws: WebSocket) -> None:
     """The lobby's table list, pushed again whenever a table changes (query: `format`)."""
     tables: Tables = ws.app.state.tables
-    uid = await _user_id(ws)
+    fmt = "json" if ws.query_params.get("format") == "json" else "html"
+    try:
+        uid = await _user_id(ws)
+    except SignedOut:
+        await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
+        return
     await ws.accept()
-    conn = Connection(
-        user_id=uid, fmt="json" if ws.query_params.get("format") == "json" else "html"
-    )
+    conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
+    if not tables.sockets.opened(conn):
+        await _close_signed_out(ws)
+        return
     tables.lobby.add(conn)
     conn.notify("lobby")
     pusher = asyncio.create_task(_push_lobby(ws, tables, conn))
@@ -258,8 +303,11 @@ async def lobby_socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        tables.sockets.closed(conn)
         tables.lobby.discard(conn)
         await _stopped(pusher)
+        if conn.signed_out:
+            await _close_signed_out(ws)
 
 
 async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
@@ -269,9 +317,15 @@ async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
     try:
         while True:
             await conn.queue.get()
+            if conn.signed_out:
+                await _close_signed_out(ws)
+                return
             await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
             while not conn.queue.empty():
                 conn.queue.get_nowait()
+            if conn.signed_out:
+                await _close_signed_out(ws)
+                return
             async with ws.app.state.sessions() as session:
                 rows = await lobby_listing(session, tables, conn.user_id)
             if conn.fmt == "json":

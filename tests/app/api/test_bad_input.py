@@ -181,7 +181,7 @@ async def test_bad_table_options_and_names(server: Server) -> None:
         r = await p.http.post("/api/tables", json=body)
         assert r.status_code == 400 and r.json()["error"]["code"] == code
     r = await p.http.post("/api/guest", json={"name": "   "})
-    assert r.status_code == 400
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name"
     assert (await p.http.get("/api/tables")).json() == []
     await p.close()
 
@@ -220,7 +220,10 @@ async def test_deeply_nested_json_is_malformed_and_the_socket_stays(server: Serv
         (r"Ev\u202eil", 200, "Evil"),
         (r"Ze\u200bro", 200, "Zero"),
         (r"Zoe\u0308 Łucja", 200, "Zoë Łucja"),
-        (r"\u200b\u202e", 400, "bad_name"),
+        (r"\u200b\u202e", 422, "bad_name"),
+        (r"\u0301\u0308\u0327", 422, "bad_name"),
+        (r"\u3164", 422, "bad_name"),
+        (r"\u0301Ala", 200, "Ala"),
     ],
 )
 async def test_names_are_normalised_or_refused(
@@ -240,3 +243,30 @@ async def test_names_are_normalised_or_refused(
     else:
         assert r.json()["error"]["code"] == kept
         assert r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ("", "Please enter a display name."),
+        ("\u200b\u202e", "A name needs at least one visible letter, digit or sign."),
+        ("\u0301\u0308\u0327", "A name needs at least one visible letter, digit or sign."),
+    ],
+)
+async def test_the_name_page_refuses_a_bad_name_as_the_api_does(
+    server: Server, raw: str, says: str
+) -> None:
+    """The name page answers a name that will not do with 422 and the same message as the
+    JSON API, and no guest is made."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        body = "name=" + "".join(f"%{b:02X}" for b in raw.encode())
+        r = await http.post(
+            "/name",
+            content=body + "&next=/",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert r.status_code == 422, r.text[:300]
+        assert says in r.text.replace("&#39;", "'")
+        assert http.cookies.get("stolik") is None
+        api = await http.post("/api/guest", json={"name": raw or " "})
+        assert api.status_code == 422 and api.json()["error"]["message"] == says

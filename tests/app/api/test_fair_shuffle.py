@@ -137,7 +137,7 @@ async def test_export_import_replay(server: Server) -> None:
         )
         assert r.status_code == 303 and "/replay?code=" in r.headers["location"]
         r = await seats[2].http.post("/history/import", files={"game": ("x.json", b"not json")})
-        assert r.status_code == 200 and "not a game this server can replay" in r.text
+        assert r.status_code == 422 and "not a game this server can replay" in r.text
         # Private: without its code the imported table is not there.
         assert (await seats[2].http.get(f"/t/{imported['slug']}/replay")).status_code == 404
     finally:

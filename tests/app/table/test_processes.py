@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 import time
 import uuid
@@ -25,8 +26,17 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import func, select
 
+from app.realtime.connection import CLOSE_SIGNED_OUT
 from app.store.models import Move, SeatRow
 from tests.app.api.test_devices import make_link, whoami
+from tests.app.api.test_signout_sockets import (
+    CLOSE_WITHIN,
+    closed_with,
+    cookie_of,
+    phone_of,
+    refused_on_reconnect,
+    socket_of,
+)
 from tests.clients import Player, make_table, table_of
 from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
 from tests.tables import app_of, stored_game
@@ -547,3 +557,62 @@ async def test_a_silent_process_loses_its_seats_and_gets_them_back(
     assert 1 in hub.presence.online_seats() and hub.presence.offline_for(1) is None
     for client in [here, there, *players]:
         await client.close()
+
+
+async def test_a_device_signed_out_through_one_process_loses_its_sockets_on_the_other(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """Two processes on one database and one Redis channel: the phone plays through process
+    two, the laptop signs it out through process one; the phone's socket on two closes at
+    once and reconnecting there (or on one) with its cookie is refused."""
+    one, two, _ = pair
+    seats, table = await make_table(one.url, one.ws_url, ["Ala", "Bartek", "Celina"])
+    slug = table["slug"]
+    laptop = seats[0].http
+    phone = await phone_of(laptop, two.url)
+    phone_cookie = cookie_of(phone)
+    table_ws = await socket_of(two, f"/ws/t/{slug}?format=json", phone_cookie)
+    lobby_ws = await socket_of(two, "/ws/lobby?format=json", phone_cookie)
+    first = json.loads(await asyncio.wait_for(table_ws.recv(), 5))
+    assert first["type"] == "state" and first["room"]["your_seat"] == 0
+    started = time.monotonic()
+    assert (await laptop.post("/devices/signout-others")).status_code == 303
+    code, reason = await closed_with(table_ws)
+    took = time.monotonic() - started
+    assert (code, reason) == (CLOSE_SIGNED_OUT, "signed out")
+    assert (await closed_with(lobby_ws))[0] == CLOSE_SIGNED_OUT
+    assert took < CLOSE_WITHIN
+    print(f"\nsigned-out socket on the other process closed in {took * 1000:.0f} ms")
+    for server in (two, one):
+        await refused_on_reconnect(server, f"/ws/t/{slug}?format=json", phone_cookie)
+    await phone.aclose()
+    for s in seats:
+        await s.close()
+
+
+async def test_a_sign_out_missed_while_the_bus_was_cut_off_still_closes_the_socket(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """A sign-out whose message process two never heard (its bus was cut off from Redis; here
+    written straight to the database, with no message at all): once two has subscribed again
+    it checks the devices of its open sockets and closes the signed-out one."""
+    from app.store import people
+
+    _one, two, _ = pair
+    laptop = httpx.AsyncClient(base_url=two.url, timeout=10)
+    assert (await laptop.post("/api/guest", json={"name": "Ala"})).status_code == 200
+    phone = await phone_of(laptop, two.url)
+    lobby_ws = await socket_of(two, "/ws/lobby?format=json", cookie_of(phone))
+    await asyncio.wait_for(lobby_ws.recv(), 5)  # open and listed
+    tables = app_of(two).state.tables
+    (phone_device,) = tables.sockets.devices()
+    async with tables.sessions() as session:
+        device = await people.get_device(session, phone_device)
+        assert device is not None
+        assert await people.revoke_devices(session, device.user_id, 0.0, only=phone_device)
+        await session.commit()
+    await _cut_off(tables.runtime.bus.origin)
+    code, _ = await closed_with(lobby_ws, within=10)
+    assert code == CLOSE_SIGNED_OUT
+    for client in (laptop, phone):
+        await client.aclose()
