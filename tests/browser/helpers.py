@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,34 @@ async def act_if_offered(page: Page, selector: str, *, timeout: float = 5_000) -
     except PlaywrightTimeout:
         return False
     return True
+
+
+async def play_incan_gold_to_the_end(
+    page: Page,
+    play_again: str,
+    *,
+    looks: int,
+    at_each_choice: Callable[[], Awaitable[None]] | None = None,
+) -> int:
+    """Click through an Incan Gold game (bots at the table) until its end screen offers
+    `play_again`: go deeper twice a round, then camp, each click only while the page still
+    offers it, then wait for the next state (at most `looks` looks). `at_each_choice` runs
+    whenever the page offers a choice, before the click. Returns the clicks that landed."""
+    clicks = 0
+    deeper = 0
+    for _ in range(looks):
+        shown = await shown_version(page)
+        if await page.get_by_role("button", name=play_again).count():
+            break
+        if await page.locator("#me button.torch:enabled").count():
+            if at_each_choice is not None:
+                await at_each_choice()
+            choice = "torch" if deeper < 2 else "camp"
+            deeper = 0 if choice == "camp" else deeper + 1
+            if await act_if_offered(page, f"#me button.{choice}"):
+                clicks += 1
+        await settled(page, version=shown + 1)
+    return clicks
 
 
 WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]

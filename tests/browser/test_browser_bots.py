@@ -57,19 +57,7 @@ async def test_person_and_two_bots_play_to_the_end_and_again(web: h.Web) -> None
     await phone.context.close()
 
     # Play by clicking: go deeper twice per round, then camp.
-    clicks = 0
-    deeper = 0
-    for _ in range(400):
-        shown = await h.shown_version(page)
-        if await page.get_by_role("button", name="Play again").count():
-            break
-        if await page.locator("#me button.torch:enabled").count():
-            choice = "torch" if deeper < 2 else "camp"
-            deeper = 0 if choice == "camp" else deeper + 1
-            if await h.act_if_offered(page, f"#me button.{choice}"):
-                clicks += 1
-        await h.settled(page, version=shown + 1)
-    assert clicks > 0
+    assert await h.play_incan_gold_to_the_end(page, "Play again", looks=400) > 0
     await expect(page.get_by_role("button", name="Play again")).to_be_visible()
     await expect(page.locator("#log")).to_contain_text("Bot 2 (easy)")
     await expect(page.locator(".seat .clock.running")).to_have_count(0)

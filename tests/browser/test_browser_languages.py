@@ -102,21 +102,15 @@ async def test_a_polish_browser_reads_polish(web: h.Web) -> None:
     phone = await web.again(page, locale="pl-PL")
     await expect(phone.locator("#me")).to_contain_text("Niech bot zagra za mnie")
     assert await english_on(phone, messages) == []
-    await h.shot(phone, "pl_table_phone")
-    await h.assert_fits_phone(phone)
+    await h.phone_shot(phone, "pl_table_phone")
 
     # Incan Gold played to the end in Polish: board, own area and log, every screen.
-    deeper = 0
-    for _ in range(300):
-        shown = await h.shown_version(page)
-        if await page.get_by_role("button", name="Zagraj jeszcze raz").count():
-            break
-        if await page.locator("#me button.torch:enabled").count():
-            assert await english_on(page, messages, "body") == []
-            choice = "torch" if deeper < 2 else "camp"
-            deeper = 0 if choice == "camp" else deeper + 1
-            await h.act_if_offered(page, f"#me button.{choice}")
-        await h.settled(page, version=shown + 1)
+    async def polish_only() -> None:
+        assert await english_on(page, messages, "body") == []
+
+    await h.play_incan_gold_to_the_end(
+        page, "Zagraj jeszcze raz", looks=300, at_each_choice=polish_only
+    )
     await expect(page.locator("#board .result-banner")).to_contain_text("wygrywa")
     await expect(page.locator("#board .score-chart figcaption")).to_have_text(
         "Skarby w namiotach po każdej rundzie"

@@ -91,8 +91,7 @@ async def test_lobby_on_a_phone_and_a_seat_taken_before_the_name(
     await expect(phone.locator("#lobby-tables")).to_contain_text("Dreadful Circus")
     await expect(phone.locator("#lobby-tables")).not_to_contain_text("incan_gold")
     await expect(phone.get_by_role("link", name="Open").first).to_be_visible()
-    await h.shot(phone, "lobby_phone")
-    await h.assert_fits_phone(phone)
+    await h.phone_shot(phone, "lobby_phone")
 
     guest = await web.open(f"/t/{slug}")
     await guest.get_by_role("button", name="Take this seat").click()
