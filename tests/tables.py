@@ -103,15 +103,19 @@ async def bot_table(
 
 
 @asynccontextmanager
-async def bot_game(server: Server, game: str) -> AsyncIterator[tuple[Player, str]]:
-    """A started `bot_table` of one person: yields the person, connected, and the slug; the
-    person is closed at the end."""
-    (me,), table = await bot_table(server, game)
+async def bot_game(
+    server: Server, game: str, **table: Any
+) -> AsyncIterator[tuple[list[Player], str]]:
+    """A `bot_table` (`table`: its keywords): yields its people, each connected, and the
+    slug; the people are closed at the end."""
+    people, made = await bot_table(server, game, **table)
     try:
-        await me.connect(table["slug"])
-        yield me, table["slug"]
+        for person in people:
+            await person.connect(made["slug"])
+        yield people, made["slug"]
     finally:
-        await me.close()
+        for person in people:
+            await person.close()
 
 
 async def random_move(

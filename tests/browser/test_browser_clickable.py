@@ -53,7 +53,7 @@ async def test_every_control_and_card_can_be_clicked(
     rng = random.Random(14)
     checked = 0
     failures: list[str] = []
-    async with bot_game(sqlite_server, game) as (me, slug):
+    async with bot_game(sqlite_server, game) as ((me,), slug):
         pages = {
             "laptop": await web.open(f"/t/{slug}", me),
             "phone": await web.open(f"/t/{slug}", me, viewport=h.PHONE),

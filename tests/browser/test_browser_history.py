@@ -27,7 +27,7 @@ async def test_end_screen_draws_a_score_chart(sqlite_server: Server, web: h.Web,
     one named legend entry per seat, the legend's last values equal to the view's history."""
     from playwright.async_api import expect
 
-    async with bot_game(sqlite_server, game) as (me, slug):
+    async with bot_game(sqlite_server, game) as ((me,), slug):
         await play_until_over(sqlite_server, slug, me, 0, seed=3)
         history = me.view["score_history"]
         n = players(game)

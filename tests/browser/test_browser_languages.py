@@ -142,7 +142,7 @@ async def test_a_whole_game_reads_polish(sqlite_server: Server, web: h.Web, game
 
     messages = english_only_messages()
     rng = random.Random(13)
-    async with bot_game(sqlite_server, game) as (me, slug):
+    async with bot_game(sqlite_server, game) as ((me,), slug):
         page = await web.open(f"/t/{slug}", me, locale="pl-PL")
         decisions = 0
         for _ in range(2000):

@@ -23,7 +23,7 @@ async def test_a_game_registered_by_the_tests_plays_to_the_end_by_clicking(
 ) -> None:
     from playwright.async_api import expect
 
-    async with bot_game(sqlite_server, ENGINE.spec.id) as (me, slug):
+    async with bot_game(sqlite_server, ENGINE.spec.id) as ((me,), slug):
         page = await web.open(f"/t/{slug}", me)
         board = page.locator("#board")
         hidden_card = page.locator(".hc-player:not(.mine) .hc-card")
