@@ -5,12 +5,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import Any
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.table import Table
+
+if TYPE_CHECKING:
+    from tests.conftest import Server
 
 
 class Player:
@@ -185,4 +190,53 @@ async def drive(
         for p in [*seats.values(), *watchers]:
             await p.wait_version(version + 1)
         played += 1
+    return played
+
+
+@dataclass
+class Live:
+    """A started table over the sockets: its seated players (in seat order) and watchers
+    (anonymous spectators), each connected and past the first state."""
+
+    seats: list[Player]
+    watchers: list[Player]
+    table: dict[str, Any]
+
+    @property
+    def slug(self) -> str:
+        """The table's slug."""
+        slug: str = self.table["slug"]
+        return slug
+
+    @property
+    def everyone(self) -> list[Player]:
+        """The seats, then the watchers."""
+        return [*self.seats, *self.watchers]
+
+
+@contextlib.asynccontextmanager
+async def live_table(
+    server: Server, names: list[str], *, watchers: int = 0, **table: Any
+) -> AsyncIterator[Live]:
+    """`make_table` on a test server (`names`, then `table`'s keywords), with every seat and
+    `watchers` spectators connected and at version 0; every client is closed at the end."""
+    seats, made = await make_table(server.url, server.ws_url, names, **table)
+    live = Live(seats, [Player(server.url, server.ws_url) for _ in range(watchers)], made)
+    try:
+        for client in live.everyone:
+            await client.connect(live.slug)
+        for client in live.everyone:
+            await client.wait_version(0)
+        yield live
+    finally:
+        for client in live.everyone:
+            await client.close()
+
+
+async def drive_to_end(server: Server, live: Live, *, seed: int = 0, moves: int = 400) -> int:
+    """`drive` the table's seats (seeded random moves) until its game is over and the first
+    seat has seen the room finished; returns the moves played."""
+    app = server.server.config.app
+    played = await drive(app, live.slug, dict(enumerate(live.seats)), [], moves=moves, seed=seed)
+    await live.seats[0].wait_for(lambda p: p.states[-1]["room"]["status"] == "finished")
     return played

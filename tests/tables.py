@@ -4,6 +4,8 @@ end over the real socket, and reading the stored game straight from the database
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -98,6 +100,34 @@ async def bot_table(
         r = await people[0].http.post(f"/api/tables/{table['slug']}/start")
         r.raise_for_status()
     return people, table
+
+
+@asynccontextmanager
+async def bot_game(
+    server: Server, game: str, **table: Any
+) -> AsyncIterator[tuple[list[Player], str]]:
+    """A `bot_table` (`table`: its keywords): yields its people, each connected, and the
+    slug; the people are closed at the end."""
+    people, made = await bot_table(server, game, **table)
+    try:
+        for person in people:
+            await person.connect(made["slug"])
+        yield people, made["slug"]
+    finally:
+        for person in people:
+            await person.close()
+
+
+async def random_move(
+    server: Server, slug: str, me: Player, version: int, rng: random.Random
+) -> None:
+    """Seat 0 (`me`), alone to act at `version`, sends a legal action picked by `rng` and
+    waits for the next state."""
+    live = table_of(app_of(server), slug).game
+    assert live is not None and live.version == version
+    action = rng.choice(live.engine.legal_actions(live.state, 0))
+    await me.act(live.engine.dump_action(action), version)
+    await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
 
 
 def room_of(player: Player) -> dict[str, Any]:

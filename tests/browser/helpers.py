@@ -1,10 +1,15 @@
 """What every real-browser test shares: Debian's Chromium through Playwright (never a
-downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts, the
-wait for the page's own "settled" signal (`settled`, never a sleep) and the phone-width check."""
+downloaded browser), screenshots in artifacts/screenshots/, signed-in browser contexts (`Web`),
+the wait for the page's own "settled" signal (`settled`, never a sleep) and the phone-width
+check. The fixtures that hand these to a test (`browser`, `web`) are in conftest.py; a test
+imports this module once, as `h`."""
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,18 +76,75 @@ async def launch(pw: Playwright) -> Browser:
     return browser
 
 
-async def open_as(browser: Browser, base: str, url: str, player: Player | None, **ctx: Any) -> Page:
-    """A new browser context on `url`, signed in with `player`'s cookie (None: anonymous),
-    once the page has settled."""
-    context = await browser.new_context(**ctx)
-    if player is not None:
-        cookie = player.http.cookies.get("stolik")
-        assert cookie
-        await context.add_cookies([{"name": "stolik", "value": cookie, "url": base}])
-    page = await context.new_page()
-    await page.goto(url)
-    await settled(page)
-    return page
+@dataclass
+class Web:
+    """A browser and the server its pages are opened on: each page in a context of its own,
+    at laptop size unless a test asks for another (`viewport=PHONE`, `locale="pl-PL"`, ...)."""
+
+    browser: Browser
+    base: str
+
+    def url(self, path: str) -> str:
+        """`path` on the server ("/t/abc"), or `path` itself when it is a whole address."""
+        return path if "://" in path else self.base + path
+
+    async def page(self, *, viewport: ViewportSize = LAPTOP, **ctx: Any) -> Page:
+        """A blank page in a new context: a person without a cookie yet."""
+        context = await self.browser.new_context(viewport=viewport, **ctx)
+        return await context.new_page()
+
+    async def open(
+        self,
+        path: str,
+        player: Player | None = None,
+        *,
+        viewport: ViewportSize = LAPTOP,
+        **ctx: Any,
+    ) -> Page:
+        """A new context on `path`, signed in with `player`'s cookie (None: anonymous), once the
+        page has settled."""
+        context = await self.browser.new_context(viewport=viewport, **ctx)
+        if player is not None:
+            cookie = player.http.cookies.get("stolik")
+            assert cookie
+            await context.add_cookies([{"name": "stolik", "value": cookie, "url": self.base}])
+        page = await context.new_page()
+        await page.goto(self.url(path))
+        await settled(page)
+        return page
+
+    async def again(
+        self, page: Page, path: str | None = None, *, viewport: ViewportSize = PHONE, **ctx: Any
+    ) -> Page:
+        """The person of `page` (its context's cookies) on another screen, a phone unless
+        told otherwise, on `path` (`page`'s own address by default) once it has settled."""
+        context = await self.browser.new_context(viewport=viewport, **ctx)
+        cookies = await page.context.cookies()
+        await context.add_cookies(
+            [{"name": c["name"], "value": c["value"], "url": self.base} for c in cookies]
+        )
+        other = await context.new_page()
+        await other.goto(self.url(path or page.url))
+        await settled(other)
+        return other
+
+
+async def choose_name(page: Page, name: str) -> None:
+    """On the name page: `name`, submitted."""
+    await page.fill("#name", name)
+    await page.click("button[type=submit]")
+
+
+async def take_seat_by_invite(page: Page, invite: str, name: str) -> None:
+    """A newcomer follows the invite link, presses "Take this seat", names themselves and
+    lands in that seat (the seat asked for before the name is taken once it is chosen)."""
+    from playwright.async_api import expect
+
+    await page.goto(invite)
+    await page.get_by_role("button", name="Take this seat").first.click()
+    await expect(page).to_have_url(re.compile(r"/name"))
+    await choose_name(page, name)
+    await expect(page.locator(".seat.mine")).to_contain_text(name)
 
 
 SETTLED = """(version) => {
@@ -121,6 +183,34 @@ async def act_if_offered(page: Page, selector: str, *, timeout: float = 5_000) -
     return True
 
 
+async def play_incan_gold_to_the_end(
+    page: Page,
+    play_again: str,
+    *,
+    looks: int,
+    at_each_choice: Callable[[], Awaitable[None]] | None = None,
+) -> int:
+    """Click through an Incan Gold game (bots at the table) until its end screen offers
+    `play_again`: go deeper twice a round, then camp, each click only while the page still
+    offers it, then wait for the next state (at most `looks` looks). `at_each_choice` runs
+    whenever the page offers a choice, before the click. Returns the clicks that landed."""
+    clicks = 0
+    deeper = 0
+    for _ in range(looks):
+        shown = await shown_version(page)
+        if await page.get_by_role("button", name=play_again).count():
+            break
+        if await page.locator("#me button.torch:enabled").count():
+            if at_each_choice is not None:
+                await at_each_choice()
+            choice = "torch" if deeper < 2 else "camp"
+            deeper = 0 if choice == "camp" else deeper + 1
+            if await act_if_offered(page, f"#me button.{choice}"):
+                clicks += 1
+        await settled(page, version=shown + 1)
+    return clicks
+
+
 WIDE_ELEMENTS = """[...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > 391)
   .slice(0, 8)
@@ -133,6 +223,17 @@ async def assert_fits_phone(page: Page) -> None:
     if width > PHONE["width"] + 2:
         wide = await page.evaluate(WIDE_ELEMENTS)
         pytest.fail(f"page scrolls sideways on a phone ({width}px): {wide}")
+
+
+async def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """A screenshot of `page` as artifacts/screenshots/`name`.png."""
+    await page.screenshot(path=SHOTS / f"{name}.png", full_page=full_page)
+
+
+async def phone_shot(page: Page, name: str) -> None:
+    """A phone-sized page: its screenshot (`name`.png), and it fits without sideways scroll."""
+    await shot(page, name)
+    await assert_fits_phone(page)
 
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

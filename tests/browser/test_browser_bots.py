@@ -10,107 +10,71 @@ import re
 
 import pytest
 
-from tests.browser.helpers import (
-    LAPTOP,
-    PHONE,
-    SHOTS,
-    act_if_offered,
-    assert_fits_phone,
-    launch,
-    need_chromium,
-    settled,
-    shown_version,
-)
-from tests.conftest import Server
+from tests.browser import helpers as h
 
 pytestmark = pytest.mark.browser
 
 
-async def test_person_and_two_bots_play_to_the_end_and_again(sqlite_server: Server) -> None:
+async def test_person_and_two_bots_play_to_the_end_and_again(web: h.Web) -> None:
     """Bots seated from the waiting room, a running clock, the end screen, the rematch."""
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+    from playwright.async_api import expect
 
-    base = sqlite_server.url
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        ctx = await browser.new_context(viewport=LAPTOP)
-        page = await ctx.new_page()
-        await page.goto(base + "/")
-        await page.fill("#name", "Zoë Łucja")
-        await page.click("button[type=submit]")
-        await page.fill("#seats", "3")
-        await page.select_option("#clock", "fast")
-        await page.click("#create-table button[type=submit]")
-        await settled(page)
+    page = await web.page()
+    await page.goto(web.url("/"))
+    await h.choose_name(page, "Zoë Łucja")
+    await page.fill("#seats", "3")
+    await page.select_option("#clock", "fast")
+    await page.click("#create-table button[type=submit]")
+    await h.settled(page)
 
-        # Two bots from the waiting room: one easy, one normal.
-        await page.select_option("#bot-level", "easy")
-        await page.get_by_role("button", name="Add a bot").first.click()
-        await expect(page.locator(".seat-list")).to_contain_text("Bot 2 (easy)")
-        await page.select_option("#bot-level", "normal")
-        await page.get_by_role("button", name="Add a bot").first.click()
-        await expect(page.locator(".seat-list")).to_contain_text("Bot 3 (normal)")
-        await expect(page.locator(".seat.bot .bot-mark")).to_have_count(2)
-        await page.screenshot(path=SHOTS / "bots_waiting.png", full_page=True)
-        await page.get_by_role("button", name="Remove Bot 3 (normal)").click()
-        await expect(page.locator(".seat-list")).not_to_contain_text("Bot 3")
-        await page.get_by_role("button", name="Add a bot").first.click()
-        await expect(page.locator(".seat-list")).to_contain_text("Bot 3 (normal)")
-        await page.get_by_role("button", name="Start the game").click()
+    # Two bots from the waiting room: one easy, one normal.
+    await page.select_option("#bot-level", "easy")
+    await page.get_by_role("button", name="Add a bot").first.click()
+    await expect(page.locator(".seat-list")).to_contain_text("Bot 2 (easy)")
+    await page.select_option("#bot-level", "normal")
+    await page.get_by_role("button", name="Add a bot").first.click()
+    await expect(page.locator(".seat-list")).to_contain_text("Bot 3 (normal)")
+    await expect(page.locator(".seat.bot .bot-mark")).to_have_count(2)
+    await h.shot(page, "bots_waiting")
+    await page.get_by_role("button", name="Remove Bot 3 (normal)").click()
+    await expect(page.locator(".seat-list")).not_to_contain_text("Bot 3")
+    await page.get_by_role("button", name="Add a bot").first.click()
+    await expect(page.locator(".seat-list")).to_contain_text("Bot 3 (normal)")
+    await page.get_by_role("button", name="Start the game").click()
 
-        # The clock of the seat(s) deciding counts down on screen.
-        clock = page.locator(".seat.mine .clock.running .time")
-        await expect(clock).to_be_visible()
-        first = await clock.inner_text()
-        assert re.fullmatch(r"3:[0-2]\d", first), first
-        await expect(clock).not_to_have_text(first, timeout=3000)
-        await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
-        await page.screenshot(path=SHOTS / "bots_game_laptop.png", full_page=True)
+    # The clock of the seat(s) deciding counts down on screen.
+    clock = page.locator(".seat.mine .clock.running .time")
+    await expect(clock).to_be_visible()
+    first = await clock.inner_text()
+    assert re.fullmatch(r"3:[0-2]\d", first), first
+    await expect(clock).not_to_have_text(first, timeout=3000)
+    await expect(page.locator("#me")).to_contain_text("Let a bot play for me")
+    await h.shot(page, "bots_game_laptop")
 
-        phone_ctx = await browser.new_context(viewport=PHONE)
-        await phone_ctx.add_cookies(
-            [{"name": c["name"], "value": c["value"], "url": base} for c in await ctx.cookies()]
-        )
-        phone = await phone_ctx.new_page()
-        await phone.goto(page.url)
-        await expect(phone.locator(".seat.mine .clock.running")).to_be_visible()
-        await phone.screenshot(path=SHOTS / "bots_game_phone.png", full_page=True)
-        await assert_fits_phone(phone)
-        await phone_ctx.close()
+    phone = await web.again(page)
+    await expect(phone.locator(".seat.mine .clock.running")).to_be_visible()
+    await h.phone_shot(phone, "bots_game_phone")
+    await phone.context.close()
 
-        # Play by clicking: go deeper twice per round, then camp.
-        clicks = 0
-        deeper = 0
-        for _ in range(400):
-            shown = await shown_version(page)
-            if await page.get_by_role("button", name="Play again").count():
-                break
-            if await page.locator("#me button.torch:enabled").count():
-                choice = "torch" if deeper < 2 else "camp"
-                deeper = 0 if choice == "camp" else deeper + 1
-                if await act_if_offered(page, f"#me button.{choice}"):
-                    clicks += 1
-            await settled(page, version=shown + 1)
-        assert clicks > 0
-        await expect(page.get_by_role("button", name="Play again")).to_be_visible()
-        await expect(page.locator("#log")).to_contain_text("Bot 2 (easy)")
-        await expect(page.locator(".seat .clock.running")).to_have_count(0)
-        await page.screenshot(path=SHOTS / "bots_end_laptop.png", full_page=True)
+    # Play by clicking: go deeper twice per round, then camp.
+    assert await h.play_incan_gold_to_the_end(page, "Play again", looks=400) > 0
+    await expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    await expect(page.locator("#log")).to_contain_text("Bot 2 (easy)")
+    await expect(page.locator(".seat .clock.running")).to_have_count(0)
+    await h.shot(page, "bots_end_laptop")
 
-        # Play again: a new table, same seats, bots included, me in my own seat.
-        old_url = page.url
-        await page.get_by_role("button", name="Play again").click()
-        await expect(page).not_to_have_url(old_url)
-        await settled(page)
-        seats = page.locator(".seat-list li")
-        await expect(seats.nth(0)).to_contain_text("Zoë Łucja")
-        await expect(seats.nth(1)).to_contain_text("Bot 2 (easy)")
-        await expect(seats.nth(2)).to_contain_text("Bot 3 (normal)")
-        await expect(page.locator(".waiting")).to_contain_text("Fast")
-        await page.screenshot(path=SHOTS / "bots_rematch.png", full_page=True)
+    # Play again: a new table, same seats, bots included, me in my own seat.
+    old_url = page.url
+    await page.get_by_role("button", name="Play again").click()
+    await expect(page).not_to_have_url(old_url)
+    await h.settled(page)
+    seats = page.locator(".seat-list li")
+    await expect(seats.nth(0)).to_contain_text("Zoë Łucja")
+    await expect(seats.nth(1)).to_contain_text("Bot 2 (easy)")
+    await expect(seats.nth(2)).to_contain_text("Bot 3 (normal)")
+    await expect(page.locator(".waiting")).to_contain_text("Fast")
+    await h.shot(page, "bots_rematch")
 
-        # The old table's page now links to the rematch.
-        await page.goto(old_url)
-        await expect(page.get_by_role("button", name="Join the rematch")).to_be_visible()
-        await browser.close()
+    # The old table's page now links to the rematch.
+    await page.goto(old_url)
+    await expect(page.get_by_role("button", name="Join the rematch")).to_be_visible()

@@ -10,18 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
-    LAPTOP,
-    PHONE,
-    SHOTS,
-    launch,
-    need_chromium,
-    open_as,
-    settled,
-)
-from tests.clients import table_of
+from tests.browser import helpers as h
 from tests.conftest import Server
-from tests.tables import app_of, bot_table, my_turn_alone, room_of, shipped_games
+from tests.tables import bot_game, my_turn_alone, random_move, room_of, shipped_games
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +29,7 @@ async def uncovered(page: Any, version: int) -> tuple[int, list[str]]:
     were checked and the failures."""
     from playwright.async_api import Error as PlaywrightError
 
-    await settled(page, version=version)
+    await h.settled(page, version=version)
     targets = page.locator(TARGETS)
     checked = 0
     failures: list[str] = []
@@ -56,42 +47,28 @@ async def uncovered(page: Any, version: int) -> tuple[int, list[str]]:
 
 
 @pytest.mark.parametrize("game", sorted(shipped_games()))
-async def test_every_control_and_card_can_be_clicked(sqlite_server: Server, game: str) -> None:
-    need_chromium()
-    from playwright.async_api import async_playwright
-
-    people, table = await bot_table(sqlite_server, game)
-    me = people[0]
-    await me.connect(table["slug"])
-    url = f"{sqlite_server.url}/t/{table['slug']}"
+async def test_every_control_and_card_can_be_clicked(
+    sqlite_server: Server, web: h.Web, game: str
+) -> None:
     rng = random.Random(14)
-    try:
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            pages = {
-                "laptop": await open_as(browser, sqlite_server.url, url, me, viewport=LAPTOP),
-                "phone": await open_as(browser, sqlite_server.url, url, me, viewport=PHONE),
-            }
-            checked = 0
-            failures: list[str] = []
-            for decision in range(max(CHECKS_AT) + 1):
-                await my_turn_alone(me)
-                if room_of(me)["status"] == "finished":
-                    break
-                version = me.version
-                if decision in CHECKS_AT:
-                    for size, page in pages.items():
-                        count, failed = await uncovered(page, version)
-                        checked += count
-                        failures += [f"{size} @v{version}: {f}" for f in failed]
-                        await page.screenshot(path=SHOTS / f"clickable_{game}_{size}.png")
-                game_state = table_of(app_of(sqlite_server), table["slug"]).game
-                assert game_state is not None and game_state.version == version
-                action = rng.choice(game_state.engine.legal_actions(game_state.state, 0))
-                await me.act(game_state.engine.dump_action(action), version)
-                await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
-            await browser.close()
-    finally:
-        await me.close()
+    checked = 0
+    failures: list[str] = []
+    async with bot_game(sqlite_server, game) as ((me,), slug):
+        pages = {
+            "laptop": await web.open(f"/t/{slug}", me),
+            "phone": await web.open(f"/t/{slug}", me, viewport=h.PHONE),
+        }
+        for decision in range(max(CHECKS_AT) + 1):
+            await my_turn_alone(me)
+            if room_of(me)["status"] == "finished":
+                break
+            version = me.version
+            if decision in CHECKS_AT:
+                for size, page in pages.items():
+                    count, failed = await uncovered(page, version)
+                    checked += count
+                    failures += [f"{size} @v{version}: {f}" for f in failed]
+                    await h.shot(page, f"clickable_{game}_{size}", full_page=False)
+            await random_move(sqlite_server, slug, me, version, rng)
     assert checked >= 10, f"only {checked} controls and cards were found"
     assert not failures, "\n".join(failures[:12])

@@ -7,27 +7,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import CSP_VIOLATIONS, LAPTOP, launch, need_chromium
-from tests.conftest import Server
+from tests.browser import helpers as h
 
 pytestmark = pytest.mark.browser
 
 
-async def test_inline_script_is_refused_and_reported(sqlite_server: Server) -> None:
-    need_chromium()
+async def test_inline_script_is_refused_and_reported(web: h.Web) -> None:
     from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import async_playwright
 
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        page = await browser.new_page(viewport=LAPTOP)
-        await page.goto(sqlite_server.url + "/name")
-        assert await page.evaluate("typeof htmx") == "object"
-        assert await page.evaluate("htmx.config.allowEval") is False
-        with pytest.raises(PlaywrightError):
-            await page.add_script_tag(content="window.injected = 1")
-        assert await page.evaluate("window.injected === undefined")
-        await page.wait_for_timeout(200)
-        await browser.close()
-    assert any("script-src" in v for v in CSP_VIOLATIONS), CSP_VIOLATIONS
-    CSP_VIOLATIONS.clear()  # expected here; any other test fails on one
+    page = await web.page()
+    await page.goto(web.url("/name"))
+    assert await page.evaluate("typeof htmx") == "object"
+    assert await page.evaluate("htmx.config.allowEval") is False
+    with pytest.raises(PlaywrightError):
+        await page.add_script_tag(content="window.injected = 1")
+    assert await page.evaluate("window.injected === undefined")
+    await page.wait_for_timeout(200)
+    assert any("script-src" in v for v in h.CSP_VIOLATIONS), h.CSP_VIOLATIONS
+    h.CSP_VIOLATIONS.clear()  # expected here; any other test fails on one

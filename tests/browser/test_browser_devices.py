@@ -6,65 +6,64 @@ Screenshots of the devices page at laptop and phone sizes."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.helpers import LAPTOP, PHONE, SHOTS, assert_fits_phone, launch, need_chromium
+from tests.browser import helpers as h
 from tests.conftest import FakeClock, start_server
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser
 
 pytestmark = pytest.mark.browser
 
 
-async def test_device_link_in_the_browser(tmp_path: Path) -> None:
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+async def test_device_link_in_the_browser(tmp_path: Path, browser: Browser) -> None:
+    from playwright.async_api import expect
 
     clock = FakeClock()
     srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path, now=clock)
+    web = h.Web(browser, srv.url)
     try:
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            laptop = await browser.new_page(viewport=LAPTOP)
-            await laptop.goto(srv.url + "/name")
-            await laptop.fill("#name", "Zofia Ćwik")
-            await laptop.click("button[type=submit]")
-            await laptop.goto(srv.url + "/devices")
-            await laptop.get_by_role("button", name="Make a one-time link").click()
-            link = await laptop.locator("#device-link").input_value()
-            assert "/link/" in link
-            await expect(laptop.locator(".qr svg")).to_be_visible()
-            await laptop.screenshot(path=SHOTS / "devices_laptop.png", full_page=True)
+        laptop = await web.page()
+        await laptop.goto(web.url("/name"))
+        await h.choose_name(laptop, "Zofia Ćwik")
+        await laptop.goto(web.url("/devices"))
+        await laptop.get_by_role("button", name="Make a one-time link").click()
+        link = await laptop.locator("#device-link").input_value()
+        assert "/link/" in link
+        await expect(laptop.locator(".qr svg")).to_be_visible()
+        await h.shot(laptop, "devices_laptop")
 
-            phone = await browser.new_page(viewport=PHONE)
-            await phone.goto(link)
-            await phone.get_by_role("button", name="Sign in").click()
-            await expect(phone.locator(".whoami")).to_contain_text("Zofia Ćwik")
-            await phone.goto(srv.url + "/devices")
-            await expect(phone.locator("li.device")).to_have_count(2)
-            await assert_fits_phone(phone)
-            await phone.screenshot(path=SHOTS / "devices_phone.png", full_page=True)
+        phone = await web.page(viewport=h.PHONE)
+        await phone.goto(link)
+        await phone.get_by_role("button", name="Sign in").click()
+        await expect(phone.locator(".whoami")).to_contain_text("Zofia Ćwik")
+        await phone.goto(web.url("/devices"))
+        await expect(phone.locator("li.device")).to_have_count(2)
+        await h.phone_shot(phone, "devices_phone")
 
-            again = await browser.new_page(viewport=PHONE)
-            await again.goto(link)
-            await again.get_by_role("button", name="Sign in").click()
-            await expect(again.locator("h1")).to_have_text("This link no longer works")
-            await expect(again.locator(".whoami")).to_have_count(0)
+        again = await web.page(viewport=h.PHONE)
+        await again.goto(link)
+        await again.get_by_role("button", name="Sign in").click()
+        await expect(again.locator("h1")).to_have_text("This link no longer works")
+        await expect(again.locator(".whoami")).to_have_count(0)
 
-            await laptop.goto(srv.url + "/devices")
-            await laptop.get_by_role("button", name="Make a one-time link").click()
-            late = await laptop.locator("#device-link").input_value()
-            clock.advance(601)
-            await again.goto(late)
-            await again.get_by_role("button", name="Sign in").click()
-            await expect(again.locator("h1")).to_have_text("This link no longer works")
+        await laptop.goto(web.url("/devices"))
+        await laptop.get_by_role("button", name="Make a one-time link").click()
+        late = await laptop.locator("#device-link").input_value()
+        clock.advance(601)
+        await again.goto(late)
+        await again.get_by_role("button", name="Sign in").click()
+        await expect(again.locator("h1")).to_have_text("This link no longer works")
 
-            # Signing the phone out from the laptop: the phone is nobody at its next click.
-            await laptop.goto(srv.url + "/devices")
-            await laptop.get_by_role("button", name="Sign out all other devices").click()
-            await expect(laptop.locator("li.device")).to_have_count(1)
-            await phone.goto(srv.url + "/")
-            await expect(phone.locator(".whoami")).to_have_count(0)
-            await browser.close()
+        # Signing the phone out from the laptop: the phone is nobody at its next click.
+        await laptop.goto(web.url("/devices"))
+        await laptop.get_by_role("button", name="Sign out all other devices").click()
+        await expect(laptop.locator("li.device")).to_have_count(1)
+        await phone.goto(web.url("/"))
+        await expect(phone.locator(".whoami")).to_have_count(0)
     finally:
         await srv.stop()
 

@@ -12,18 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
-    LAPTOP,
-    PHONE,
-    SHOTS,
-    assert_fits_phone,
-    launch,
-    need_chromium,
-    open_as,
-    settled,
-)
+from tests.browser import helpers as h
 from tests.conftest import Server
-from tests.tables import bot_table, play_until_over, players
+from tests.tables import bot_game, bot_table, play_until_over, players
 
 pytestmark = pytest.mark.browser
 
@@ -31,65 +22,47 @@ CHARTED = ["incan_gold", "racing_hedgehogs", "karmaka", "ganges"]
 
 
 @pytest.mark.parametrize("game", CHARTED)
-async def test_end_screen_draws_a_score_chart(sqlite_server: Server, game: str) -> None:
+async def test_end_screen_draws_a_score_chart(sqlite_server: Server, web: h.Web, game: str) -> None:
     """A finished game's table page charts every seat's score round by round: one line and
     one named legend entry per seat, the legend's last values equal to the view's history."""
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+    from playwright.async_api import expect
 
-    people, table = await bot_table(sqlite_server, game)
-    me = people[0]
-    await me.connect(table["slug"])
-    await play_until_over(sqlite_server, table["slug"], me, 0, seed=3)
-    history = me.view["score_history"]
-    n = players(game)
-    assert history and all(len(row) == n for row in history)
-    url = f"{sqlite_server.url}/t/{table['slug']}"
-    try:
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-                page = await open_as(browser, sqlite_server.url, url, me, viewport=viewport)
-                chart = page.locator("#board .score-chart")
-                await expect(chart).to_be_visible()
-                await expect(chart.locator("polyline")).to_have_count(n)
-                legend = chart.locator(".chart-legend li")
-                await expect(legend).to_have_count(n)
-                await expect(legend.nth(0)).to_contain_text("Person 0 (you)")
-                for s in range(n):
-                    await expect(legend.nth(s)).to_contain_text(f": {history[-1][s]}")
-                # Every line has one point per round.
-                points = await chart.locator("polyline").first.get_attribute("points")
-                assert points is not None and len(points.split()) == len(history)
-                label = await chart.locator("svg[role=img]").get_attribute("aria-label")
-                assert label is not None and "Person 0" in label
-                await chart.scroll_into_view_if_needed()
-                await page.screenshot(path=SHOTS / f"chart_{game}_{size}.png", full_page=True)
-                await chart.screenshot(path=SHOTS / f"chart_{game}_{size}_only.png")
-                if viewport is PHONE:
-                    await assert_fits_phone(page)
-                await page.context.close()
-            await browser.close()
-    finally:
-        await me.close()
+    async with bot_game(sqlite_server, game) as ((me,), slug):
+        await play_until_over(sqlite_server, slug, me, 0, seed=3)
+        history = me.view["score_history"]
+        n = players(game)
+        assert history and all(len(row) == n for row in history)
+        for size, viewport in (("laptop", h.LAPTOP), ("phone", h.PHONE)):
+            page = await web.open(f"/t/{slug}", me, viewport=viewport)
+            chart = page.locator("#board .score-chart")
+            await expect(chart).to_be_visible()
+            await expect(chart.locator("polyline")).to_have_count(n)
+            legend = chart.locator(".chart-legend li")
+            await expect(legend).to_have_count(n)
+            await expect(legend.nth(0)).to_contain_text("Person 0 (you)")
+            for s in range(n):
+                await expect(legend.nth(s)).to_contain_text(f": {history[-1][s]}")
+            # Every line has one point per round.
+            points = await chart.locator("polyline").first.get_attribute("points")
+            assert points is not None and len(points.split()) == len(history)
+            label = await chart.locator("svg[role=img]").get_attribute("aria-label")
+            assert label is not None and "Person 0" in label
+            await chart.scroll_into_view_if_needed()
+            await h.shot(page, f"chart_{game}_{size}")
+            await chart.screenshot(path=h.SHOTS / f"chart_{game}_{size}_only.png")
+            if viewport is h.PHONE:
+                await h.assert_fits_phone(page)
+            await page.context.close()
 
 
 @contextlib.asynccontextmanager
-async def _two_people_at_incan_gold(server: Server) -> AsyncIterator[tuple[Any, Any]]:
+async def _two_people_at_incan_gold(server: Server, web: h.Web) -> AsyncIterator[tuple[Any, Any]]:
     """An Incan Gold table of two people and bots, the host's page open at laptop size:
     yields that page and the other person (a websocket client)."""
-    from playwright.async_api import async_playwright
-
-    people, table = await bot_table(server, "incan_gold", humans=2)
-    host, other = people
-    url = f"{server.url}/t/{table['slug']}"
+    (host, other), table = await bot_table(server, "incan_gold", humans=2)
     try:
         await other.connect(table["slug"])
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            page = await open_as(browser, server.url, url, host, viewport=LAPTOP)
-            yield page, other
-            await browser.close()
+        yield await web.open(f"/t/{table['slug']}", host), other
     finally:
         await other.close()
         await host.close()
@@ -100,16 +73,15 @@ async def still(page: Any, player: Any) -> None:
     await player.wait_for(
         lambda p: bool(p.states) and set(p.states[-1]["room"]["to_act"]) == {0, 1}, timeout=15
     )
-    await settled(page, version=player.version)
+    await h.settled(page, version=player.version)
 
 
-async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
+async def test_the_last_move_glows_on_the_board(sqlite_server: Server, web: h.Web) -> None:
     """When the other explorers' choices are revealed, the new path card and the changed rows
     are marked `just-changed` — a few parts, not the whole board; nothing glows on load."""
-    need_chromium()
     from playwright.async_api import expect
 
-    async with _two_people_at_incan_gold(sqlite_server) as (page, other):
+    async with _two_people_at_incan_gold(sqlite_server, web) as (page, other):
         await still(page, other)
         await expect(page.locator("#me button.torch")).to_be_enabled()
         await expect(page.locator(".just-changed")).to_have_count(0)
@@ -132,7 +104,7 @@ async def test_the_last_move_glows_on_the_board(sqlite_server: Server) -> None:
         await expect(page.locator(".ig-path li.just-changed").last).to_be_visible()
         marked = await page.locator("#board .just-changed").count()
         assert 1 <= marked <= 16, marked
-        await page.screenshot(path=SHOTS / "last_move_laptop.png", full_page=True)
+        await h.shot(page, "last_move_laptop")
 
 
 # A state that adds two parts to the board: a badge with white text on its own colour and a
@@ -154,12 +126,13 @@ _PUSH_TWO_PARTS = """() => {
 }"""
 
 
-async def test_a_badge_with_light_text_glows_by_its_outline(sqlite_server: Server) -> None:
+async def test_a_badge_with_light_text_glows_by_its_outline(
+    sqlite_server: Server, web: h.Web
+) -> None:
     """A changed part whose text is light (a badge on its own colour) glows by its outline
     only, its own background kept, so its words stay readable; a dark-text part gets the
     glow's pale background as before."""
-    need_chromium()
-    async with _two_people_at_incan_gold(sqlite_server) as (page, other):
+    async with _two_people_at_incan_gold(sqlite_server, web) as (page, other):
         await still(page, other)
         await page.evaluate(_PUSH_TWO_PARTS)
         await page.wait_for_function(

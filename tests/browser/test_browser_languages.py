@@ -15,21 +15,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from app import i18n
-from tests.browser.helpers import (
-    LAPTOP,
-    PHONE,
-    SHOTS,
-    act_if_offered,
-    assert_fits_phone,
-    launch,
-    need_chromium,
-    open_as,
-    settled,
-    shown_version,
-)
-from tests.clients import table_of
+from tests.browser import helpers as h
 from tests.conftest import Server
-from tests.tables import app_of, bot_table, my_turn_alone, room_of
+from tests.tables import bot_game, my_turn_alone, random_move, room_of
 
 pytestmark = pytest.mark.browser
 
@@ -80,86 +68,66 @@ async def english_on(page: Any, messages: list[str], where: str = CHROME) -> lis
     return [m for m in messages if re.search(rf"(?<!\w){re.escape(m)}(?!\w)", shown)]
 
 
-async def test_a_polish_browser_reads_polish(sqlite_server: Server) -> None:
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+async def test_a_polish_browser_reads_polish(web: h.Web) -> None:
+    from playwright.async_api import expect
 
     messages = english_only_messages()
     assert "Create a table" in messages
-    base = sqlite_server.url
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        ctx = await browser.new_context(viewport=LAPTOP, locale="pl-PL")
-        page = await ctx.new_page()
-        await page.goto(base + "/")
-        await expect(page.locator("h1")).to_have_text("Witaj w Stoliku")
-        assert await english_on(page, messages) == []
-        await page.fill("#name", "Zoë Łucja")
-        await page.click("button[type=submit]")
-        await expect(page.get_by_role("heading", name="Załóż stół")).to_be_visible()
-        assert await english_on(page, messages) == []
-        await page.screenshot(path=SHOTS / "pl_lobby_laptop.png", full_page=True)
+    page = await web.page(locale="pl-PL")
+    await page.goto(web.url("/"))
+    await expect(page.locator("h1")).to_have_text("Witaj w Stoliku")
+    assert await english_on(page, messages) == []
+    await h.choose_name(page, "Zoë Łucja")
+    await expect(page.get_by_role("heading", name="Załóż stół")).to_be_visible()
+    assert await english_on(page, messages) == []
+    await h.shot(page, "pl_lobby_laptop")
 
-        await page.fill("#seats", "3")
-        await page.click("#create-table button[type=submit]")
-        await settled(page)
-        await expect(page.locator("#conn-status")).to_have_text("na żywo")
-        await expect(page.locator(".waiting h2")).to_have_text("Czekamy na graczy")
-        await expect(page.locator(".waiting")).to_contain_text("Zajęte: 1 z 3 miejsc.")
-        assert await english_on(page, messages) == []
-        await page.screenshot(path=SHOTS / "pl_waiting_laptop.png", full_page=True)
-        for _ in range(2):
-            await page.get_by_role("button", name="Dodaj bota").first.click()
-        await expect(page.locator(".seat.bot")).to_have_count(2)
-        await page.get_by_role("button", name="Zacznij grę").click()
-        await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
-        await expect(page.locator(".seat.mine")).to_contain_text("Zoë Łucja (ty)")
+    await page.fill("#seats", "3")
+    await page.click("#create-table button[type=submit]")
+    await h.settled(page)
+    await expect(page.locator("#conn-status")).to_have_text("na żywo")
+    await expect(page.locator(".waiting h2")).to_have_text("Czekamy na graczy")
+    await expect(page.locator(".waiting")).to_contain_text("Zajęte: 1 z 3 miejsc.")
+    assert await english_on(page, messages) == []
+    await h.shot(page, "pl_waiting_laptop")
+    for _ in range(2):
+        await page.get_by_role("button", name="Dodaj bota").first.click()
+    await expect(page.locator(".seat.bot")).to_have_count(2)
+    await page.get_by_role("button", name="Zacznij grę").click()
+    await expect(page.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+    await expect(page.locator(".seat.mine")).to_contain_text("Zoë Łucja (ty)")
+    assert await english_on(page, messages, "body") == []
+    await h.shot(page, "pl_table_laptop")
+
+    phone = await web.again(page, locale="pl-PL")
+    await expect(phone.locator("#me")).to_contain_text("Niech bot zagra za mnie")
+    assert await english_on(phone, messages) == []
+    await h.phone_shot(phone, "pl_table_phone")
+
+    # Incan Gold played to the end in Polish: board, own area and log, every screen.
+    async def polish_only() -> None:
         assert await english_on(page, messages, "body") == []
-        await page.screenshot(path=SHOTS / "pl_table_laptop.png", full_page=True)
 
-        phone_ctx = await browser.new_context(viewport=PHONE, locale="pl-PL")
-        await phone_ctx.add_cookies(
-            [{"name": c["name"], "value": c["value"], "url": base} for c in await ctx.cookies()]
-        )
-        phone = await phone_ctx.new_page()
-        await phone.goto(page.url)
-        await expect(phone.locator("#me")).to_contain_text("Niech bot zagra za mnie")
-        assert await english_on(phone, messages) == []
-        await phone.screenshot(path=SHOTS / "pl_table_phone.png", full_page=True)
-        await assert_fits_phone(phone)
+    await h.play_incan_gold_to_the_end(
+        page, "Zagraj jeszcze raz", looks=300, at_each_choice=polish_only
+    )
+    await expect(page.locator("#board .result-banner")).to_contain_text("wygrywa")
+    await expect(page.locator("#board .score-chart figcaption")).to_have_text(
+        "Skarby w namiotach po każdej rundzie"
+    )
+    await expect(page.locator("#log")).to_contain_text("Koniec gry; otwieramy namioty.")
+    assert await english_on(page, messages, "body") == []
+    await h.shot(page, "pl_incan_gold_end_laptop")
 
-        # Incan Gold played to the end in Polish: board, own area and log, every screen.
-        deeper = 0
-        for _ in range(300):
-            shown = await shown_version(page)
-            if await page.get_by_role("button", name="Zagraj jeszcze raz").count():
-                break
-            if await page.locator("#me button.torch:enabled").count():
-                assert await english_on(page, messages, "body") == []
-                choice = "torch" if deeper < 2 else "camp"
-                deeper = 0 if choice == "camp" else deeper + 1
-                await act_if_offered(page, f"#me button.{choice}")
-            await settled(page, version=shown + 1)
-        await expect(page.locator("#board .result-banner")).to_contain_text("wygrywa")
-        await expect(page.locator("#board .score-chart figcaption")).to_have_text(
-            "Skarby w namiotach po każdej rundzie"
-        )
-        await expect(page.locator("#log")).to_contain_text("Koniec gry; otwieramy namioty.")
-        assert await english_on(page, messages, "body") == []
-        await page.screenshot(path=SHOTS / "pl_incan_gold_end_laptop.png", full_page=True)
-
-        # The header's switch: English now, on this page, and kept; then Polish again.
-        await page.get_by_role("button", name="English").click()
-        await expect(page.locator("#me")).to_contain_text("Play again")
-        await expect(page.locator("html")).to_have_attribute("lang", "en")
-        await expect(page.locator("#log")).to_contain_text(
-            "The game is over; the tents are opened."
-        )
-        await page.reload()
-        await expect(page.locator("#me")).to_contain_text("Play again")
-        await page.get_by_role("button", name="Polski").click()
-        await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
-        await browser.close()
+    # The header's switch: English now, on this page, and kept; then Polish again.
+    await page.get_by_role("button", name="English").click()
+    await expect(page.locator("#me")).to_contain_text("Play again")
+    await expect(page.locator("html")).to_have_attribute("lang", "en")
+    await expect(page.locator("#log")).to_contain_text("The game is over; the tents are opened.")
+    await page.reload()
+    await expect(page.locator("#me")).to_contain_text("Play again")
+    await page.get_by_role("button", name="Polski").click()
+    await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
 
 
 TRANSLATED = ["incan_gold", "racing_hedgehogs", "karmaka", "ganges", "dreadful_circus"]
@@ -167,62 +135,46 @@ TRANSLATED = ["incan_gold", "racing_hedgehogs", "karmaka", "ganges", "dreadful_c
 
 
 @pytest.mark.parametrize("game", TRANSLATED)
-async def test_a_whole_game_reads_polish(sqlite_server: Server, game: str) -> None:
+async def test_a_whole_game_reads_polish(sqlite_server: Server, web: h.Web, game: str) -> None:
     """A person plays a whole game against bots from their Polish browser's seat: at each of
     their decisions and at the end, the page shows no message of the English catalogue."""
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+    from playwright.async_api import expect
 
     messages = english_only_messages()
-    people, table = await bot_table(sqlite_server, game)
-    me = people[0]
-    await me.connect(table["slug"])
-    url = f"{sqlite_server.url}/t/{table['slug']}"
     rng = random.Random(13)
-    try:
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            page = await open_as(
-                browser, sqlite_server.url, url, me, viewport=LAPTOP, locale="pl-PL"
+    async with bot_game(sqlite_server, game) as ((me,), slug):
+        page = await web.open(f"/t/{slug}", me, locale="pl-PL")
+        decisions = 0
+        for _ in range(2000):
+            await my_turn_alone(me)
+            version = me.version
+            await h.settled(page, version=version)
+            assert await english_on(page, messages, "body") == [], f"at version {version}"
+            if room_of(me)["status"] == "finished":
+                break
+            await random_move(sqlite_server, slug, me, version, rng)
+            decisions += 1
+        await expect(page.locator("#board .result-banner")).to_be_visible()
+        await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
+        await h.shot(page, f"pl_{game}_end")
+        if game == "karmaka":
+            # A small card shows its ability on focus (a tap on a phone), in Polish.
+            # The first one shown: the Ruins' list is folded (a closed <details>), and
+            # a card inside it cannot take focus; whether the Well's open list comes first
+            # depends on how the game went.
+            mini = page.locator("#board .km-mini:visible").first
+            await expect(mini.locator(".km-tip")).to_be_hidden()
+            # Focus and read in one step inside the page: a push that re-renders the
+            # board (presence, the clock) between a focus and a later check dropped the
+            # focus and made this flaky.
+            shown: bool = await mini.evaluate(
+                "el => { el.focus(); const tip = el.querySelector('.km-tip');"
+                " return el === document.activeElement"
+                " && getComputedStyle(tip).display !== 'none' && tip.innerText.trim() !== ''; }"
             )
-            decisions = 0
-            for _ in range(2000):
-                await my_turn_alone(me)
-                version = me.version
-                await settled(page, version=version)
-                assert await english_on(page, messages, "body") == [], f"at version {version}"
-                if room_of(me)["status"] == "finished":
-                    break
-                live = table_of(app_of(sqlite_server), table["slug"]).game
-                assert live is not None and live.version == version
-                action = rng.choice(live.engine.legal_actions(live.state, 0))
-                await me.act(live.engine.dump_action(action), version)
-                await me.wait_for(lambda p, v=version: p.version > v, timeout=30)
-                decisions += 1
-            await expect(page.locator("#board .result-banner")).to_be_visible()
-            await expect(page.locator("#me")).to_contain_text("Zagraj jeszcze raz")
-            await page.screenshot(path=SHOTS / f"pl_{game}_end.png", full_page=True)
-            if game == "karmaka":
-                # A small card shows its ability on focus (a tap on a phone), in Polish.
-                # The first one shown: the Ruins' list is folded (a closed <details>), and
-                # a card inside it cannot take focus; whether the Well's open list comes first
-                # depends on how the game went.
-                mini = page.locator("#board .km-mini:visible").first
-                await expect(mini.locator(".km-tip")).to_be_hidden()
-                # Focus and read in one step inside the page: a push that re-renders the
-                # board (presence, the clock) between a focus and a later check dropped the
-                # focus and made this flaky.
-                shown: bool = await mini.evaluate(
-                    "el => { el.focus(); const tip = el.querySelector('.km-tip');"
-                    " return el === document.activeElement"
-                    " && getComputedStyle(tip).display !== 'none' && tip.innerText.trim() !== ''; }"
-                )
-                assert shown, "a small card's tip shows on focus"
-                # The tips' words (read whether shown or not) are Polish.
-                assert await english_on(page, messages, "#board .km-tip") == []
-                await mini.focus()
-                await page.screenshot(path=SHOTS / "pl_karmaka_card_tip.png")
-            assert decisions >= 3
-            await browser.close()
-    finally:
-        await me.close()
+            assert shown, "a small card's tip shows on focus"
+            # The tips' words (read whether shown or not) are Polish.
+            assert await english_on(page, messages, "#board .km-tip") == []
+            await mini.focus()
+            await h.shot(page, "pl_karmaka_card_tip", full_page=False)
+        assert decisions >= 3

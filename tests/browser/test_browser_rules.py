@@ -5,39 +5,25 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import (
-    LAPTOP,
-    PHONE,
-    SHOTS,
-    assert_fits_phone,
-    launch,
-    need_chromium,
-    serious_a11y_violations,
-)
-from tests.conftest import Server
+from tests.browser import helpers as h
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize(("game", "locale"), [("karmaka", "pl-PL"), ("dreadful_circus", "en-GB")])
-async def test_rules_pages_at_both_sizes(sqlite_server: Server, game: str, locale: str) -> None:
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+async def test_rules_pages_at_both_sizes(web: h.Web, game: str, locale: str) -> None:
+    from playwright.async_api import expect
 
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-            ctx = await browser.new_context(viewport=viewport, locale=locale)
-            page = await ctx.new_page()
-            await page.goto(f"{sqlite_server.url}/rules/{game}")
-            await expect(page.locator("h1")).to_contain_text(
-                "Jak grać" if locale.startswith("pl") else "How to play"
-            )
-            await expect(page.locator(".choices-made li").first).to_be_visible()
-            await page.screenshot(path=SHOTS / f"rules_{game}_{size}.png", full_page=True)
-            if viewport is PHONE:
-                await assert_fits_phone(page)
-            else:
-                assert await serious_a11y_violations(page) == []
-            await ctx.close()
-        await browser.close()
+    for size, viewport in (("laptop", h.LAPTOP), ("phone", h.PHONE)):
+        page = await web.page(viewport=viewport, locale=locale)
+        await page.goto(web.url(f"/rules/{game}"))
+        await expect(page.locator("h1")).to_contain_text(
+            "Jak grać" if locale.startswith("pl") else "How to play"
+        )
+        await expect(page.locator(".choices-made li").first).to_be_visible()
+        await h.shot(page, f"rules_{game}_{size}")
+        if viewport is h.PHONE:
+            await h.assert_fits_phone(page)
+        else:
+            assert await h.serious_a11y_violations(page) == []
+        await page.context.close()

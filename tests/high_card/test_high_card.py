@@ -3,6 +3,7 @@ the same helpers (a second copy under another id is registered and removed here)
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import ClassVar
 
@@ -69,14 +70,8 @@ def test_high_card_is_registered_for_the_session_but_not_shipped() -> None:
 
 
 class Copy(HighCard):
-    spec: ClassVar[GameSpec] = GameSpec(
-        id="high_card_copy",
-        title="High Card (copy)",
-        min_players=2,
-        max_players=2,
-        options=Options,
-        hidden_information=True,
-        simultaneous=False,
+    spec: ClassVar[GameSpec] = dataclasses.replace(
+        HighCard.spec, id="high_card_copy", title="High Card (copy)", max_players=2
     )
 
 

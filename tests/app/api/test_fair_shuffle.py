@@ -12,9 +12,8 @@ from typing import Any
 
 from engines import get_engine, verify
 from engines.core import GameError
-from tests.clients import drive, make_table
+from tests.clients import drive_to_end, live_table
 from tests.conftest import Server
-from tests.tables import app_of
 
 
 def _replays_to_the_end(export: dict[str, Any]) -> bool:
@@ -32,12 +31,8 @@ def _replays_to_the_end(export: dict[str, Any]) -> bool:
 
 
 async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Path) -> None:
-    seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
-    slug = table["slug"]
-    try:
-        for s in seats:
-            await s.connect(slug)
-        await seats[0].wait_version(0)
+    async with live_table(server, ["Ala", "Bartek", "Celina"]) as live:
+        seats, slug = live.seats, live.slug
         info = seats[0].states[-1]["room"]
         commitment = info["seed_commitment"]
         assert re.fullmatch(r"[0-9a-f]{64}", commitment)
@@ -48,9 +43,8 @@ async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Pat
         assert early.status_code == 409
         assert early.json()["error"]["code"] == "not_finished"
 
-        played = await drive(app_of(server), slug, dict(enumerate(seats)), [], moves=400)
+        played = await drive_to_end(server, live)
         assert played > 0
-        await seats[0].wait_for(lambda p: p.states[-1]["room"]["status"] == "finished")
         info = seats[0].states[-1]["room"]
         assert info["seed_secret"] is not None
         assert verify.commitment(info["seed_secret"], info["seed_salt"]) == commitment
@@ -84,22 +78,14 @@ async def test_commitment_secret_export_and_verify(server: Server, tmp_path: Pat
         assert "✓ Verified" in page.text and commitment in page.text
         polish = await seats[0].http.get(f"/t/{slug}/verify?lang=pl")
         assert "Sprawdzone" in polish.text
-    finally:
-        for s in seats:
-            await s.close()
 
 
 async def test_export_import_replay(server: Server) -> None:
     """A finished game exported here and imported back (as any Stolik would) replays to the
     same end; a tampered file is refused with 422 and stores nothing."""
-    seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
-    slug = table["slug"]
-    try:
-        for s in seats:
-            await s.connect(slug)
-        await seats[0].wait_version(0)
-        await drive(app_of(server), slug, dict(enumerate(seats)), [], moves=400, seed=11)
-        await seats[0].wait_for(lambda p: p.states[-1]["room"]["status"] == "finished")
+    async with live_table(server, ["Ala", "Bartek", "Celina"]) as live:
+        seats, slug = live.seats, live.slug
+        await drive_to_end(server, live, seed=11)
         export = (await seats[0].http.get(f"/api/tables/{slug}/export")).json()
 
         tampered = dict(export, seed=export["seed"] ^ 1)
@@ -140,6 +126,3 @@ async def test_export_import_replay(server: Server) -> None:
         assert r.status_code == 422 and "not a game this server can replay" in r.text
         # Private: without its code the imported table is not there.
         assert (await seats[2].http.get(f"/t/{imported['slug']}/replay")).status_code == 404
-    finally:
-        for s in seats:
-            await s.close()

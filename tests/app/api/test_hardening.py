@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.guard import CSP
 from app.logs import JsonFormatter, request_id
 from app.store.migrate import head_revision
-from tests.clients import Player, drive, make_table, table_of
+from tests.clients import Live, Player, drive, live_table, make_table, table_of
 from tests.conftest import Server, start_server
 from tests.tables import app_of
 
@@ -174,36 +174,37 @@ async def test_health_readiness_and_headers(server: Server) -> None:
         assert page.headers["x-request-id"]
 
 
+async def first_seat_goes_deeper(server: Server, live: Live) -> int:
+    """The first seat to act at a live Incan Gold table goes deeper (version 1); returns it."""
+    hub = table_of(app_of(server), live.slug)
+    assert hub.game is not None
+    seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
+    await live.seats[seat].act({"type": "torch"})
+    await live.seats[seat].wait_version(1)
+    return seat
+
+
 async def test_metrics_need_the_token_and_count_moves(db_url: str, tmp_path: Path) -> None:
     """/metrics is hidden without its token; with it, it counts moves, refusals and sockets."""
     srv = await start_server(db_url, tmp_path, metrics_token="s3cret")
     try:
-        seats, table = await make_table(srv.url, srv.ws_url, ["Ala", "Bartek", "Celina"])
-        for s in seats:
-            await s.connect(table["slug"])
-        await seats[0].wait_version(0)
-        hub = table_of(app_of(srv), table["slug"])
-        assert hub.game is not None
-        seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
-        await seats[seat].act({"type": "torch"})
-        await seats[seat].wait_version(1)
-        await seats[(seat + 1) % 3].send({"type": "act", "version": 0, "action": {"x": 1}})
-        await seats[(seat + 1) % 3].wait_error(1)
-        async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
-            assert (await http.get("/metrics")).status_code == 404
-            bad = {"Authorization": "Bearer nope"}
-            assert (await http.get("/metrics", headers=bad)).status_code == 404
-            r = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
-        assert r.status_code == 200
-        text = r.text
-        assert 'stolik_moves_applied_total{game="incan_gold"} 1.0' in text
-        assert 'stolik_open_sockets{kind="seat"} 3.0' in text
-        assert "stolik_live_hubs 1.0" in text
-        assert "stolik_act_to_broadcast_seconds_count 1.0" in text
-        assert "stolik_move_transaction_seconds_count 1.0" in text
-        assert "stolik_messages_refused_total" in text
-        for s in seats:
-            await s.close()
+        async with live_table(srv, ["Ala", "Bartek", "Celina"]) as live:
+            seat = await first_seat_goes_deeper(srv, live)
+            await live.seats[(seat + 1) % 3].send({"type": "act", "version": 0, "action": {"x": 1}})
+            await live.seats[(seat + 1) % 3].wait_error(1)
+            async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
+                assert (await http.get("/metrics")).status_code == 404
+                bad = {"Authorization": "Bearer nope"}
+                assert (await http.get("/metrics", headers=bad)).status_code == 404
+                r = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+            assert r.status_code == 200
+            text = r.text
+            assert 'stolik_moves_applied_total{game="incan_gold"} 1.0' in text
+            assert 'stolik_open_sockets{kind="seat"} 3.0' in text
+            assert "stolik_live_hubs 1.0" in text
+            assert "stolik_act_to_broadcast_seconds_count 1.0" in text
+            assert "stolik_move_transaction_seconds_count 1.0" in text
+            assert "stolik_messages_refused_total" in text
     finally:
         await srv.stop()
 
@@ -350,21 +351,12 @@ async def test_moves_and_room_changes_are_logged(server: Server) -> None:
     stolik.addHandler(handler)
     stolik.setLevel(logging.DEBUG)
     try:
-        seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek", "Celina"])
-        for s in seats:
-            await s.connect(table["slug"])
-        await seats[0].wait_version(0)
-        hub = table_of(app_of(server), table["slug"])
-        assert hub.game is not None
-        seat = sorted(hub.game.engine.to_act(hub.game.state))[0]
-        await seats[seat].act({"type": "torch"})
-        await seats[seat].wait_version(1)
-        for s in seats:
-            await s.close()
+        async with live_table(server, ["Ala", "Bartek", "Celina"]) as live:
+            seat = await first_seat_goes_deeper(server, live)
     finally:
         stolik.removeHandler(handler)
         stolik.setLevel(level)
-    mine = [r for r in records if getattr(r, "room", None) == table["slug"]]
+    mine = [r for r in records if getattr(r, "room", None) == live.slug]
     said = [(r.getMessage(), r.levelno) for r in mine]
     assert said.count(("room join", logging.INFO)) == 2, said
     assert ("room start", logging.INFO) in said, said

@@ -9,7 +9,7 @@ from typing import Any
 
 from engines.dreadful_circus.goods import goods_view
 from engines.dreadful_circus.model import Inspect
-from tests.clients import Player, drive, make_table, table_of
+from tests.clients import drive, live_table, table_of
 from tests.conftest import Server
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek"]
@@ -26,9 +26,6 @@ def public_part(view: dict[str, Any]) -> dict[str, Any]:
 async def test_wagon_contents_stay_with_bidder_and_inspector(server: Server) -> None:
     """Four seats and a spectator play a whole game; every frame is checked."""
     app = server.server.config.app
-    seats, table = await make_table(server.url, server.ws_url, NAMES, game="dreadful_circus")
-    slug = table["slug"]
-    spectator = Player(server.url, server.ws_url)
     wagons_at: dict[int, list[list[int]]] = {}
     seen_at: dict[int, list[list[int]]] = {}
     inspections: set[tuple[int, int]] = set()
@@ -39,12 +36,8 @@ async def test_wagon_contents_stay_with_bidder_and_inspector(server: Server) -> 
         wagons_at[game.version] = [list(w) for w in game.state.wagons]
         seen_at[game.version] = [list(s) for s in game.state.wagon_seen]
 
-    try:
-        for seated in seats:
-            await seated.connect(slug)
-        await spectator.connect(slug)
-        for client in [*seats, spectator]:
-            await client.wait_version(0)
+    async with live_table(server, NAMES, game="dreadful_circus", watchers=1) as live:
+        seats, slug, (spectator,) = live.seats, live.slug, live.watchers
 
         def choose(state: Any, seat: int, actions: list[Any]) -> Any:
             record()
@@ -101,6 +94,3 @@ async def test_wagon_contents_stay_with_bidder_and_inspector(server: Server) -> 
                 assert seen_view == public[None, version], f"seat {viewer} saw more at {version}"
                 compared += 1
         assert compared > played
-    finally:
-        for client in [*seats, spectator]:
-            await client.close()

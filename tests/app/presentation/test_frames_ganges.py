@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engines.ganges.cards import CARDS
-from tests.clients import Player, drive, make_table, table_of
+from tests.clients import drive, live_table, table_of
 from tests.conftest import Server
 
 PRIVATE_TAKE = re.compile(r"You take (\w+) from")
@@ -30,16 +30,9 @@ def public_part(view: dict[str, Any], seat: int, spectator_cards: set[str]) -> d
 async def test_hand_dice_stay_private(server: Server) -> None:
     """Two seats and a spectator play a whole game; every frame each one got is checked."""
     app = server.server.config.app
-    seats, table = await make_table(server.url, server.ws_url, ["Ala", "Bartek"], game="ganges")
-    slug = table["slug"]
-    spectator = Player(server.url, server.ws_url)
     hands_at: dict[int, list[list[tuple[str, str, int]]]] = {}
-    try:
-        for p in seats:
-            await p.connect(slug)
-        await spectator.connect(slug)
-        for client in [*seats, spectator]:
-            await client.wait_version(0)
+    async with live_table(server, ["Ala", "Bartek"], game="ganges", watchers=1) as live:
+        seats, slug, (spectator,) = live.seats, live.slug, live.watchers
 
         def record(state: Any, version: int) -> None:
             hands_at[version] = [
@@ -97,6 +90,3 @@ async def test_hand_dice_stay_private(server: Server) -> None:
                     assert private_cards <= {c for c, _, _ in hands[viewer]}
                 checked += 1
         assert checked >= 3 * played
-    finally:
-        for client in [*seats, spectator]:
-            await client.close()

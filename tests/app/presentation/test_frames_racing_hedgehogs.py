@@ -8,7 +8,7 @@ from typing import Any
 
 from engines.core import Rng
 from engines.racing_hedgehogs.rules import card_view
-from tests.clients import Player, drive, make_table, table_of
+from tests.clients import drive, live_table, table_of
 from tests.conftest import Server
 
 
@@ -16,15 +16,6 @@ async def test_hands_and_removed_cards_stay_private(server: Server) -> None:
     """Three seats and a spectator play a whole game; every frame is checked."""
     app = server.server.config.app
     names = ["Ala", "Bartek", "Celina"]
-    seats, table = await make_table(
-        server.url,
-        server.ws_url,
-        names,
-        game="racing_hedgehogs",
-        options={"advanced_scoring": True},
-    )
-    slug = table["slug"]
-    spectator = Player(server.url, server.ws_url)
     hands_at: dict[int, list[list[Any]]] = {}
     removed_at: dict[int, list[Any]] = {}
     # What each viewer should see if every card it may not see were dealt differently: the
@@ -32,12 +23,10 @@ async def test_hands_and_removed_cards_stay_private(server: Server) -> None:
     redealt_at: dict[tuple[int | None, int], dict[str, Any]] = {}
     redeals_differ = 0
     public: dict[tuple[int | None, int], dict[str, Any]] = {}
-    try:
-        for p in seats:
-            await p.connect(slug)
-        await spectator.connect(slug)
-        for client in [*seats, spectator]:
-            await client.wait_version(0)
+    async with live_table(
+        server, names, game="racing_hedgehogs", options={"advanced_scoring": True}, watchers=1
+    ) as live:
+        seats, slug, (spectator,) = live.seats, live.slug, live.watchers
 
         def choose(state: Any, seat: int, actions: list[Any]) -> Any:
             nonlocal redeals_differ
@@ -98,6 +87,3 @@ async def test_hands_and_removed_cards_stay_private(server: Server) -> None:
         assert final is not None
         ends = [v for v in removed_at if v < seats[0].version]
         assert final["removed"] == removed_at[max(ends)]
-    finally:
-        for client in [*seats, spectator]:
-            await client.close()

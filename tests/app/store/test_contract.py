@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.store import games, moves, notes, people, tables
+from app.store import moves, notes, people, tables
 from app.store.base import Conflict, NotFound, Store
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import upgrade_database
@@ -20,6 +20,7 @@ from app.store.models import Device, Game, Move, Room, User
 from app.store.pg import PgStore, open_store
 from app.store.sql import SqlStore
 from engines.core import Event
+from tests.app.store import records
 from tests.conftest import scratch_postgres
 
 
@@ -61,6 +62,11 @@ async def person(store: Store, name: str) -> int:
         return (await people.create_user(session, name)).id
 
 
+async def persons(store: Store, *names: str) -> list[int]:
+    """A person of each name, in order."""
+    return [await person(store, name) for name in names]
+
+
 async def table(store: Store, host: int, seats: int = 4) -> Room:
     """An open table of `seats` seats, its host in seat 0 (committed)."""
     room = tables.new_table(
@@ -90,17 +96,7 @@ async def seats_of(store: Store, room_id: int) -> dict[int, tables.SeatInfo]:
 
 
 def a_game(room_id: int, players: int) -> Game:
-    return games.new_game(
-        room_id=room_id,
-        engine="incan_gold",
-        options={},
-        num_players=players,
-        seed=7,
-        seed_commitment="c",
-        snapshot={"deck": [1, 2]},
-        clock={"deadline": None},
-        opening=[{"text": "setup"}],
-    )
+    return records.a_game(room_id, players, clock={"deadline": None}, opening=[{"text": "setup"}])
 
 
 OPENING = Event.public("The game begins.")
@@ -154,7 +150,7 @@ async def test_a_new_table_has_its_host_in_seat_0(store: Store) -> None:
 
 
 async def test_seats_are_taken_and_given_up(store: Store) -> None:
-    host, bea = await person(store, "Host"), await person(store, "Bea")
+    host, bea = await persons(store, "Host", "Bea")
     room = await table(store, host)
     await store.take_seat(room.id, "open", 2, bea, None)
     await store.take_seat(room.id, "open", 3, None, "hard")
@@ -171,11 +167,7 @@ async def test_seats_are_taken_and_given_up(store: Store) -> None:
 
 
 async def test_a_taken_seat_a_seated_person_or_a_moved_table_is_a_conflict(store: Store) -> None:
-    host, bea, cy = (
-        await person(store, "Host"),
-        await person(store, "Bea"),
-        await person(store, "Cy"),
-    )
+    host, bea, cy = await persons(store, "Host", "Bea", "Cy")
     room = await table(store, host)
     await store.take_seat(room.id, "open", 1, bea, None)
     before = await store.table_now(room.id)
@@ -197,11 +189,7 @@ async def test_a_taken_seat_a_seated_person_or_a_moved_table_is_a_conflict(store
 
 
 async def test_two_writers_racing_for_a_seat_one_wins(store: Store) -> None:
-    host, bea, cy = (
-        await person(store, "Host"),
-        await person(store, "Bea"),
-        await person(store, "Cy"),
-    )
+    host, bea, cy = await persons(store, "Host", "Bea", "Cy")
     room = await table(store, host)
     outcomes = await asyncio.gather(
         store.take_seat(room.id, "open", 1, bea, None),
@@ -240,7 +228,7 @@ async def test_a_start_stores_the_game_and_its_opening_line(store: Store) -> Non
 
 
 async def test_a_start_short_handed_renumbers_the_seats(store: Store) -> None:
-    host, bea = await person(store, "Host"), await person(store, "Bea")
+    host, bea = await persons(store, "Host", "Bea")
     room = await table(store, host)
     await store.take_seat(room.id, "open", 2, bea, None)
     await store.take_seat(room.id, "open", 3, None, "easy")
@@ -257,11 +245,7 @@ async def test_a_start_short_handed_renumbers_the_seats(store: Store) -> None:
 
 
 async def test_a_start_that_lost_a_race_writes_nothing(store: Store) -> None:
-    host, bea, cy = (
-        await person(store, "Host"),
-        await person(store, "Bea"),
-        await person(store, "Cy"),
-    )
+    host, bea, cy = await persons(store, "Host", "Bea", "Cy")
     room = await table(store, host)
     await store.take_seat(room.id, "open", 1, bea, None)
     decided = seating(await seats_of(store, room.id))

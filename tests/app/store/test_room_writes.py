@@ -14,7 +14,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.engine import SessionFactory, make_engine, make_session_factory
-from app.store.games import create_game, new_game, start_at_once
+from app.store.games import create_game, start_at_once
 from app.store.migrate import upgrade_database
 from app.store.models import ChatMessage, Game, Room, SeatRow, User
 from app.store.moves import MoveRecord, record_last_move_at_once, record_move
@@ -37,6 +37,7 @@ from app.store.tables import (
 )
 from app.store.writer import MoveWriter
 from engines.core import Event
+from tests.app.store.records import a_game
 from tests.clients import Player
 from tests.conftest import Server
 from tests.tables import app_of
@@ -62,19 +63,17 @@ async def new_table(
     )
     if not game:
         return room, None
-    made = await create_game(
-        session,
-        new_game(
-            room_id=room.id,
-            engine="incan_gold",
-            options={},
-            num_players=4,
-            seed=7,
-            seed_commitment="c",
-            snapshot={"deck": [1, 2]},
-        ),
-    )
-    return room, made
+    return room, await create_game(session, a_game(room.id, 4))
+
+
+async def a_room_and_guests(url: str, guests: int) -> tuple[SessionFactory, User, list[User], Room]:
+    """On a freshly migrated database: a host, `guests` more people (G0, G1, ...) and the
+    host's open room, with the sessions they were written in."""
+    async with migrated(url) as sessions, sessions.begin() as session:
+        host = await create_user(session, "Host")
+        people = [await create_user(session, f"G{i}") for i in range(guests)]
+        room, _ = await new_table(session, host.id)
+    return sessions, host, people, room
 
 
 async def rooms_with_games(session: AsyncSession, count: int) -> list[tuple[int, int]]:
@@ -123,10 +122,7 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     """PostgreSQL's `add_seat_at_once` (claim + insert as one statement): it seats when the
     room is open and the seat and person free, and writes nothing (False) when the seat or
     the person is taken, or when a start holding the room commits while it waits."""
-    async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await create_user(session, "Host")
-        guests = [await create_user(session, f"G{i}") for i in range(3)]
-        room, _ = await new_table(session, host.id)
+    _, host, guests, room = await a_room_and_guests(pg_url, 3)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
@@ -426,28 +422,13 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
     game and its opening line; when a join holds the room's row, the start waits, then sees
     the new seat (read after the claim) and writes nothing (False); a started room cannot
     start again."""
-    async with migrated(pg_url) as sessions, sessions.begin() as session:
-        host = await create_user(session, "Host")
-        guests = [await create_user(session, f"G{i}") for i in range(2)]
-        room, _ = await new_table(session, host.id)
+    sessions, host, guests, room = await a_room_and_guests(pg_url, 2)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
 
     def game(players: int) -> Game:
-        return new_game(
-            room_id=room.id,
-            engine="incan_gold",
-            options={},
-            num_players=players,
-            seed=7,
-            seed_commitment="c",
-            snapshot={"deck": [1, 2]},
-            clock=None,
-            opening=[{"text": "x"}],
-            seed_secret="s",
-            seed_salt="salt",
-            rules_version="1",
-        )
+        secret = {"seed_secret": "s", "seed_salt": "salt", "rules_version": "1"}
+        return a_game(room.id, players, clock=None, opening=[{"text": "x"}], **secret)
 
     opening = Event.public("The game begins. Good luck! The shuffle is committed: %(c)s", c="c")
     try:

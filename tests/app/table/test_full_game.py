@@ -26,23 +26,27 @@ def assert_no_leak(frame: dict[str, Any], viewer: int | None) -> None:
             assert not line.startswith("You "), f"a private log line reached a spectator: {line}"
 
 
+async def seeded_move(seats: list[Player], everyone: list[Player], rng: Rng) -> tuple[int, str]:
+    """One seat that must act goes deeper or camps (a seeded choice); every client in
+    `everyone` sees the new version. Returns (seat, choice)."""
+    seat = rng.choice(seats[0].view["to_act"])
+    choice = "camp" if rng.randbelow(3) == 0 else "torch"
+    before = seats[seat].version
+    await seats[seat].act({"type": choice})
+    for client in everyone:
+        await client.wait_version(before + 1)
+    return seat, choice
+
+
 async def play_to_end(
     seats: list[Player], watchers: list[Player], rng: Rng
 ) -> list[tuple[int, str]]:
     """Act one seat at a time (seeded choices) until the end; every client sees each version."""
     moves: list[tuple[int, str]] = []
-    everyone = seats + watchers
     for _ in range(500):
-        view = seats[0].view
-        if view["over"]:
+        if seats[0].view["over"]:
             return moves
-        seat = rng.choice(view["to_act"])
-        choice = "camp" if rng.randbelow(3) == 0 else "torch"
-        before = seats[seat].version
-        await seats[seat].act({"type": choice})
-        for client in everyone:
-            await client.wait_version(before + 1)
-        moves.append((seat, choice))
+        moves.append(await seeded_move(seats, seats + watchers, rng))
     raise AssertionError("game did not end")
 
 

@@ -19,6 +19,7 @@ from tests.conftest import FakeClock, Server, start_server
 from tests.tables import (
     app_of,
     assert_kept_as_stored,
+    bot_game,
     bot_table,
     every_game,
     play_until_over,
@@ -54,10 +55,7 @@ async def close_all(*players: Player) -> None:
 @pytest.mark.parametrize("game", every_game())
 async def test_one_person_and_bots_finish_every_game(server: Server, game: str) -> None:
     """A person plays over the socket; bots fill every other seat and the game ends."""
-    (me,), table = await bot_table(server, game)
-    slug = table["slug"]
-    try:
-        await me.connect(slug)
+    async with bot_game(server, game) as ((me,), slug):
         seats = room_of_first(await first_state(me))["seats"]
         assert [s["bot"] for s in seats] == [None] + ["easy"] * (players(game) - 1)
         assert all(s["online"] for s in seats[1:]), "bots are always present"
@@ -75,8 +73,6 @@ async def test_one_person_and_bots_finish_every_game(server: Server, game: str) 
             )
         assert {m.seat for m in rows} == set(range(players(game))), "every seat moved"
         assert replayed_matches(stored, sorted(rows, key=lambda m: m.seq))
-    finally:
-        await me.close()
 
 
 async def first_state(player: Player) -> dict[str, Any]:
@@ -121,12 +117,8 @@ async def test_bots_only_before_the_start_and_only_by_the_host(server: Server) -
 
 async def test_autopilot_plays_for_you_until_you_are_back(server: Server) -> None:
     """ "Let a bot play for me" finishes turns without the person; "I'm back" stops it."""
-    (me, other), table = await bot_table(server, "karmaka", humans=2)
-    slug = table["slug"]
-    hub = table_of(app_of(server), slug)
-    try:
-        await me.connect(slug)
-        await other.connect(slug)
+    async with bot_game(server, "karmaka", humans=2) as ((me, other), slug):
+        hub = table_of(app_of(server), slug)
         assert (await post(me, f"/api/tables/{slug}/autopilot", on=True)).status_code == 200
         assert hub.seats[0].control == "autopilot"
         # Only seat 1 (a person) now stops the game; play it and watch seat 0 being played.
@@ -154,8 +146,6 @@ async def test_autopilot_plays_for_you_until_you_are_back(server: Server) -> Non
         assert any("is back" in line for line in game_log.lines_for(hub.snapshot(), 1))
         await hub.bots.settle()
         assert not hub.bots.thinking, "no bot thinks for a person who is back"
-    finally:
-        await close_all(me, other)
 
 
 async def seat_moves(server: Server, slug: str, seat: int) -> int:
@@ -167,11 +157,8 @@ async def seat_moves(server: Server, slug: str, seat: int) -> int:
 
 async def test_resign_lets_a_bot_finish_and_marks_the_seat(server: Server) -> None:
     """A resigned seat is played to the end by a bot; its person can no longer act."""
-    (me,), table = await bot_table(server, "incan_gold")
-    slug = table["slug"]
-    hub = table_of(app_of(server), slug)
-    try:
-        await me.connect(slug)
+    async with bot_game(server, "incan_gold") as ((me,), slug):
+        hub = table_of(app_of(server), slug)
         await first_state(me)
         assert (await post(me, f"/api/tables/{slug}/resign")).status_code == 200
         r = await post(me, f"/api/tables/{slug}/resign")
@@ -187,18 +174,12 @@ async def test_resign_lets_a_bot_finish_and_marks_the_seat(server: Server) -> No
         assert any(
             "resigned; a bot finishes" in line for line in game_log.lines_for(hub.snapshot(), None)
         )
-    finally:
-        await me.close()
 
 
 async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: FakeClock) -> None:
     """Only after 60 s without a connection; the player takes the seat back by returning."""
-    (host, gone), table = await bot_table(clocked, "incan_gold", humans=2)
-    slug = table["slug"]
-    hub = table_of(app_of(clocked), slug)
-    try:
-        await host.connect(slug)
-        await gone.connect(slug)
+    async with bot_game(clocked, "incan_gold", humans=2) as ((host, gone), slug):
+        hub = table_of(app_of(clocked), slug)
         await gone.wait_for(lambda p: bool(p.states))
         r = await post(host, f"/api/tables/{slug}/handover", seat=1)
         assert r.json()["error"]["code"] == "still_connected"
@@ -230,8 +211,6 @@ async def test_host_hands_a_disconnected_seat_to_a_bot(clocked: Server, clock: F
         await back.wait_for(lambda p: bool(p.states) and room_of(p)["seats"][1]["control"] is None)
         assert any("is back" in line for line in game_log.lines_for(hub.snapshot(), None))
         await back.close()
-    finally:
-        await close_all(host, gone)
 
 
 async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
@@ -239,15 +218,11 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
 ) -> None:
     """Out of time: a bot decides for the seat, the log says so; after three in a row the
     seat stays with the bot until its player is back."""
-    (me, other), table = await bot_table(clocked, "karmaka", humans=2, clock="fast")
-    slug = table["slug"]
-    app = app_of(clocked)
-    hub = table_of(app, slug)
-    game = hub.game
-    assert game is not None and game.clock is not None
-    try:
-        await me.connect(slug)
-        await other.connect(slug)
+    async with bot_game(clocked, "karmaka", humans=2, clock="fast") as ((me, other), slug):
+        app = app_of(clocked)
+        hub = table_of(app, slug)
+        game = hub.game
+        assert game is not None and game.clock is not None
         msg = await first_state(me)
         first = min(game.engine.to_act(game.state))
         mine = msg["room"]["seats"][first]["clock"]
@@ -283,8 +258,6 @@ async def test_clock_expiry_becomes_a_bot_move_and_three_mean_autopilot(
         assert (await post(player, f"/api/tables/{slug}/autopilot", on=False)).status_code == 200
         assert hub.seats[seat].control is None
         assert game.clock["timeouts"][str(seat)] == 0
-    finally:
-        await close_all(me, other)
 
 
 async def test_restart_keeps_deadlines_and_forgives_downtime(

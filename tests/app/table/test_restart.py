@@ -12,24 +12,14 @@ import asyncpg
 
 from engines import get_engine
 from engines.core import Rng
-from tests.app.table.test_full_game import play_to_end
+from tests.app.table.test_full_game import play_to_end, seeded_move
 from tests.clients import Player, make_table
 from tests.conftest import start_server
 
 
 async def play_some(seats: list[Player], rng: Rng, moves: int) -> list[tuple[int, str]]:
     """A fixed number of seeded moves."""
-    done = []
-    for _ in range(moves):
-        view = seats[0].view
-        seat = rng.choice(view["to_act"])
-        choice = "camp" if rng.randbelow(3) == 0 else "torch"
-        v = seats[seat].version
-        await seats[seat].act({"type": choice})
-        for p in seats:
-            await p.wait_version(v + 1)
-        done.append((seat, choice))
-    return done
+    return [await seeded_move(seats, seats, rng) for _ in range(moves)]
 
 
 async def test_restart_mid_game_continues_where_it_was(pg_url: str, tmp_path: Path) -> None:
