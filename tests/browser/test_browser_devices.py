@@ -68,43 +68,34 @@ async def test_device_link_in_the_browser(tmp_path: Path, browser: Browser) -> N
         await srv.stop()
 
 
-async def test_a_signed_out_page_leaves_its_table_at_once(tmp_path: Path) -> None:
+async def test_a_signed_out_page_leaves_its_table_at_once(web: h.Web) -> None:
     """Issue 32: the phone has its table page open (its socket live) when the laptop signs it
     out. Without a click the phone's socket is closed (4401), the page loads again and the
     phone is nobody there: a spectator, no longer Ala."""
-    need_chromium()
-    from playwright.async_api import async_playwright, expect
+    from playwright.async_api import expect
 
-    srv = await start_server(f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}", tmp_path)
-    try:
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            laptop = await browser.new_page(viewport=LAPTOP)
-            await laptop.goto(srv.url + "/name")
-            await laptop.fill("#name", "Ala")
-            await laptop.click("button[type=submit]")
-            r = await laptop.request.post(
-                srv.url + "/api/tables",
-                data={"game": "incan_gold", "seats": 3, "private": False, "options": {}},
-                headers={"Origin": srv.url},
-            )
-            assert r.ok, await r.text()
-            slug = (await r.json())["slug"]
-            await laptop.goto(srv.url + "/devices")
-            await laptop.get_by_role("button", name="Make a one-time link").click()
-            link = await laptop.locator("#device-link").input_value()
+    laptop = await web.page()
+    await laptop.goto(web.url("/name"))
+    await h.choose_name(laptop, "Ala")
+    r = await laptop.request.post(
+        web.url("/api/tables"),
+        data={"game": "incan_gold", "seats": 3, "private": False, "options": {}},
+        headers={"Origin": web.base},
+    )
+    assert r.ok, await r.text()
+    slug = (await r.json())["slug"]
+    await laptop.goto(web.url("/devices"))
+    await laptop.get_by_role("button", name="Make a one-time link").click()
+    link = await laptop.locator("#device-link").input_value()
 
-            phone = await browser.new_page(viewport=PHONE)
-            await phone.goto(link)
-            await phone.get_by_role("button", name="Sign in").click()
-            await phone.goto(f"{srv.url}/t/{slug}")
-            await expect(phone.locator(".whoami")).to_contain_text("Ala")
-            await expect(phone.locator("html")).to_have_attribute("data-live", "1")
-            async with phone.expect_navigation(timeout=5000):
-                await laptop.goto(srv.url + "/devices")
-                await laptop.get_by_role("button", name="Sign out all other devices").click()
-            await expect(phone.locator(".whoami")).to_have_count(0)
-            await expect(phone.locator("html")).to_have_attribute("data-live", "1")
-            await browser.close()
-    finally:
-        await srv.stop()
+    phone = await web.page(viewport=h.PHONE)
+    await phone.goto(link)
+    await phone.get_by_role("button", name="Sign in").click()
+    await phone.goto(web.url(f"/t/{slug}"))
+    await expect(phone.locator(".whoami")).to_contain_text("Ala")
+    await expect(phone.locator("html")).to_have_attribute("data-live", "1")
+    async with phone.expect_navigation(timeout=5000):
+        await laptop.goto(web.url("/devices"))
+        await laptop.get_by_role("button", name="Sign out all other devices").click()
+    await expect(phone.locator(".whoami")).to_have_count(0)
+    await expect(phone.locator("html")).to_have_attribute("data-live", "1")
