@@ -12,7 +12,8 @@
 - Security headers on every HTTP answer: a Content-Security-Policy without inline scripts,
   `X-Content-Type-Options`, `Referrer-Policy`, and framing refused; over https (directly or
   behind a proxy that says so) every cookie is marked `Secure`.
-- `RateWindow`: a sliding-window budget (acts per socket, tables and guests per address).
+- `RateWindow`: a sliding-window budget (acts per socket, tables and guests per address);
+  `ActBudgets`: a table socket's messages counted per socket, per person and per address.
 """
 
 from __future__ import annotations
@@ -250,12 +251,52 @@ class RateBudgets(_Budget):
 
     def over(self, key: str) -> bool:
         """Record one event for `key`; whether it is past the budget."""
+        return self.excess(key) > 0
+
+    def excess(self, key: str) -> int:
+        """Record one event for `key`; how far past the budget it is (0 = within it)."""
         if self.count <= 0:
-            return False
+            return 0
         if len(self.windows) > 10_000:
             t = self.now()
             self.windows = {
                 k: w for k, w in self.windows.items() if w.times and w.times[-1] > t - self.window
             }
         window = self.windows.setdefault(key, RateWindow(self.count, self.window, self.now))
-        return window.over() > 0
+        return window.over()
+
+
+class ActBudgets:
+    """The budget of messages a table socket may send, counted three ways in one window: per
+    socket, per person (all their sockets together, so reconnecting does not reset it) and
+    per address (`address_count`, for everybody behind it together: guests are cheap).
+
+    The counts live in this process: with several processes behind a proxy a person or an
+    address that reaches N processes has up to N budgets (see docs/operating.md)."""
+
+    def __init__(
+        self,
+        count: int,
+        window: float,
+        address_count: int,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.count = count
+        self.window = window
+        self.now = now
+        self.people = RateBudgets(count, window, now)
+        self.addresses = RateBudgets(address_count, window, now)
+
+    def socket(self) -> RateWindow:
+        """A new socket's own window."""
+        return RateWindow(self.count, self.window, self.now)
+
+    def over(self, own: RateWindow, person: int | None, address: str | None) -> int:
+        """Record one message of a socket (`own`) of `person` from `address`; how far past
+        the tightest of the three budgets it is (0 = within them all)."""
+        excess = own.over()
+        if person is not None:
+            excess = max(excess, self.people.excess(f"u{person}"))
+        if address:
+            excess = max(excess, self.addresses.excess(address))
+        return excess

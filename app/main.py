@@ -27,12 +27,13 @@ from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, pages, ws
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
-from app.guard import Guard, RateBudgets
+from app.guard import ActBudgets, Guard, RateBudgets
 from app.history import Replays
 from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
 from app.realtime.bus import make_bus
+from app.realtime.connection import SendWatch
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import head_revision, schema_revision, upgrade_database
 from app.store.pg import open_store
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         takeover_after=settings.takeover_after,
         bot_think_scale=settings.bot_think_scale,
         now=now if now is not None else time.time,
+        sends=SendWatch(settings.ws_send_timeout),
     )
 
     @asynccontextmanager
@@ -89,6 +91,9 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app = FastAPI(title="Stolik", lifespan=lifespan)
     app.state.settings = settings
     app.state.replays = Replays()
+    app.state.act_budgets = ActBudgets(
+        settings.act_rate_count, settings.act_rate_window, settings.act_rate_address_count
+    )
     app.state.create_budgets = {
         kind: RateBudgets(settings.create_rate_count, settings.create_rate_window)
         for kind in ("guests", "tables")

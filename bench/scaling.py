@@ -122,7 +122,7 @@ def run(processes: int, args: argparse.Namespace, channel: str) -> dict[str, flo
                     str(ROOT / ".venv/bin/uvicorn"),
                     "app.main:app",
                     *("--host", "127.0.0.1", "--port", str(port)),
-                    *("--ws", "websockets-sansio", "--ws-max-size", "65536"),
+                    *("--ws", "app.realtime.transport:StolikWebSockets", "--ws-max-size", "65536"),
                     *("--ws-per-message-deflate", "false", "--log-level", "warning"),
                 ],
                 cwd=ROOT,

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
-  --ws websockets-sansio --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers
+  --ws app.realtime.transport:StolikWebSockets --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers

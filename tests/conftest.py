@@ -20,6 +20,7 @@ import uvicorn
 
 from app.core.config import Settings
 from app.main import create_app
+from app.realtime.transport import StolikWebSockets
 from tests.high_card import registered_for_tests
 
 _TEST_GAMES = pytest.StashKey[ExitStack]()
@@ -143,6 +144,7 @@ async def start_server(
         # Tests drive games far faster than people click: budgets only where a test sets them.
         "create_rate_count": 0,
         "act_rate_count": 0,
+        "act_rate_address_count": 0,
     }
     settings = Settings(
         database_url=database_url,
@@ -153,7 +155,14 @@ async def start_server(
     )
     app = create_app(settings, now=now)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio", lifespan="on"
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        ws=StolikWebSockets,  # as deployed (scripts/run.sh): the same protocol and limits
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        lifespan="on",
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -52,13 +52,35 @@ class Settings(BaseSettings):
         "empty: the origin must name the request's own host",
     )
     act_rate_count: int = Field(
-        default=100, description="Messages one table socket may send per window (0: no limit)"
+        default=100,
+        description="Messages one table socket, and one person's sockets together, may "
+        "send per window (0: no limit)",
     )
     act_rate_window: float = Field(default=20.0, description="Act rate-limit window, seconds")
     act_rate_close: int = Field(
         default=100,
         description="Messages past the budget (within one window) after which the socket "
         "is closed with 4429",
+    )
+    act_rate_address_count: int = Field(
+        default=400,
+        description="Messages the table sockets of one address may send per act window, "
+        "all together (0: no limit)",
+    )
+    ws_send_timeout: float = Field(
+        default=15.0,
+        description="Seconds a push may wait for a client that does not read before its "
+        "socket is closed as too slow (4408)",
+    )
+    ws_close_timeout: float = Field(
+        default=5.0,
+        description="Seconds a closing socket may wait for its client before its connection "
+        "is aborted",
+    )
+    ws_send_buffer: int = Field(
+        default=65536,
+        description="Kernel send buffer asked for each websocket, bytes (0: the kernel's "
+        "own, which grows to megabytes for a client that does not read)",
     )
     create_rate_count: int = Field(
         default=30,

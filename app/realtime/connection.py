@@ -14,11 +14,12 @@ class Mailbox:
     """A connection's queue of pushes: what `asyncio.Queue` does for one reader, in a tenth
     of its memory (an idle socket keeps one; a Queue's four deques cost ~3 KB each time)."""
 
-    __slots__ = ("_items", "_waiter")
+    __slots__ = ("_items", "_room", "_waiter")
 
     def __init__(self) -> None:
         self._items: list[tuple[str, Any]] = []
         self._waiter: asyncio.Future[None] | None = None
+        self._room: tuple[int, asyncio.Future[None]] | None = None
 
     def qsize(self) -> int:
         """Items waiting."""
@@ -37,7 +38,30 @@ class Mailbox:
 
     def get_nowait(self) -> tuple[str, Any]:
         """The oldest item (IndexError if none)."""
-        return self._items.pop(0)
+        item = self._items.pop(0)
+        if self._room is not None:
+            self._freed()
+        return item
+
+    def room(self, below: int) -> asyncio.Future[None]:
+        """A future done once fewer than `below` items wait (one waiter at a time: the
+        socket's reader, which stops taking the client's messages while their answers pile
+        up unsent)."""
+        room = asyncio.get_running_loop().create_future()
+        if len(self._items) < below:
+            room.set_result(None)
+        else:
+            self._room = (below, room)
+        return room
+
+    def _freed(self) -> None:
+        assert self._room is not None
+        below, room = self._room
+        if room.done():
+            self._room = None
+        elif len(self._items) < below:
+            self._room = None
+            room.set_result(None)
 
     async def get(self) -> tuple[str, Any]:
         """The oldest item, waiting for one if need be (one reader at a time)."""
@@ -47,11 +71,12 @@ class Mailbox:
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._items.pop(0)
+        return self.get_nowait()
 
 
 SEND_TIMEOUT = 15.0
-"""Seconds one push may wait for a client that does not read before it is dropped."""
+"""Seconds one push may wait for a client that does not read before it is dropped (the
+default of the setting `ws_send_timeout`)."""
 
 
 class SendWatch:

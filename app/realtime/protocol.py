@@ -21,6 +21,10 @@ from app.errors import Refusal
 from app.i18n import N_
 from engines.core import params_to_json
 
+MAX_VERSION = 2**31 - 1
+"""The largest game version a client may name (the database's integer): a larger one is
+refused as malformed, never carried on to a refusal the writer cannot encode."""
+
 
 class ClientMessage(BaseModel):
     """Base of every message a client may send."""
@@ -32,7 +36,7 @@ class Act(ClientMessage):
     """Play `action` on the game as it was at `version`."""
 
     type: Literal["act"]
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MAX_VERSION)
     action: dict[str, Any]
 
     @field_validator("action", mode="before")
@@ -51,7 +55,7 @@ class Sync(ClientMessage):
     """Ask for the full current state (after a gap or a reconnect)."""
 
     type: Literal["sync"]
-    version: int = Field(default=-1, ge=-1)
+    version: int = Field(default=-1, ge=-1, le=MAX_VERSION)
 
 
 class Chat(ClientMessage):
@@ -118,7 +122,7 @@ def parse_incoming(raw: str | bytes, max_bytes: int) -> Act | Sync | Chat:
             raise Refusal("malformed", N_("Message is nested too deeply or holds too many items."))
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError, huge numbers
         raise Refusal("malformed", N_("Message is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise Refusal("malformed", N_("Message must be a JSON object."))
@@ -164,8 +168,16 @@ def error_message(
     msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if key is not None:
         msg["key"] = key
-        msg["params"] = params_to_json(params or {})
+        msg["params"] = {k: _encodable(v) for k, v in params_to_json(params or {}).items()}
     return msg
+
+
+def _encodable(value: Any) -> Any:
+    """A parameter as JSON can carry it: an integer past 64 bits (a client's own number echoed
+    in a refusal) as its digits."""
+    if isinstance(value, int) and not -(2**63) <= value < 2**64:
+        return str(value)
+    return value
 
 
 def presence_message(online: list[int]) -> dict[str, Any]:

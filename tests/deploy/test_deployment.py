@@ -34,7 +34,13 @@ def _uvicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[byte
         return subprocess.Popen(
             [
                 *(sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"),
-                *("--port", str(port), "--ws", "websockets-sansio", "--proxy-headers"),
+                *(
+                    "--port",
+                    str(port),
+                    "--ws",
+                    "app.realtime.transport:StolikWebSockets",
+                    "--proxy-headers",
+                ),
             ],
             cwd=ROOT,
             env={**os.environ, **env},

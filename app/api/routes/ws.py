@@ -14,11 +14,12 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 
 from app import i18n, identity
 from app.core.config import Settings
 from app.errors import Refusal
-from app.guard import RateWindow
+from app.guard import ActBudgets
 from app.i18n import N_
 from app.lobby import lobby_listing
 from app.presentation.messages import encode_json, state_json_text
@@ -34,6 +35,7 @@ from app.realtime.protocol import (
     parse_incoming,
     presence_message,
 )
+from app.realtime.transport import control_of
 from app.table import ChatLimits, Table, Tables
 
 router = APIRouter()
@@ -97,6 +99,37 @@ class TooSlow(Exception):
 
 class SignedOut(Exception):
     """The socket's device was signed out."""
+
+
+BACKLOG = 50
+"""Pushes waiting for a socket's writer past which its reader stops taking the client's
+messages until the writer catches up: a burst of messages that are each answered (refusals,
+say) waits in the client's own TCP stream instead of filling the mailbox, so a client that
+reads its answers is never taken for one too slow to read."""
+
+_warned = False
+
+
+def _tune(ws: WebSocket, settings: Settings) -> None:
+    """Give the socket's connection its limits (send buffer, time to close); without
+    `app.realtime.transport.StolikWebSockets` a close may wait for ever: say so, once."""
+    global _warned
+    control = control_of(ws.scope)
+    if control is not None:
+        control.configure(settings.ws_close_timeout, settings.ws_send_buffer)
+    elif not _warned:
+        _warned = True
+        log.warning(
+            "websockets served without app.realtime.transport:StolikWebSockets (uvicorn --ws): "
+            "a client that stops reading keeps its connection open"
+        )
+
+
+async def _close(ws: WebSocket, code: int, reason: str, settings: Settings) -> None:
+    """Close the socket; never wait longer than the close timeout (the connection itself is
+    aborted by the transport when the client does not answer)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code, reason), settings.ws_close_timeout)
 
 
 async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) -> None:
@@ -181,6 +214,7 @@ async def table_socket(ws: WebSocket) -> None:
         # A private table without its code answers like a missing one (no probing).
         await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
         return
+    _tune(ws, settings)
     await ws.accept()
     # The table again, now: a table nobody watched may have been forgotten while the socket was
     # accepted (`Tables._forget_unwatched`), and a socket must join the one that is followed.
@@ -191,19 +225,27 @@ async def table_socket(ws: WebSocket) -> None:
         return
     table.presence.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, table, conn, settings))
-    budget = RateWindow(settings.act_rate_count, settings.act_rate_window)
+    budgets: ActBudgets = ws.app.state.act_budgets
+    budget = budgets.socket()
+    address = ws.client.host if ws.client else None
     try:
         while True:
+            if conn.queue.qsize() >= BACKLOG:
+                room = conn.queue.room(BACKLOG)
+                await asyncio.wait((room, writer), return_when=asyncio.FIRST_COMPLETED)
+                room.cancel()
+            if writer.done():
+                break
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect" or conn.signed_out:
                 break
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
-            over = budget.over()
+            over = budgets.over(budget, uid, address)
             if over > settings.act_rate_close:
                 log.info("socket closed: rate limit", extra={"room": table.slug, "user": uid})
-                await ws.close(CLOSE_RATE_LIMITED, "rate limited")
+                await _close(ws, CLOSE_RATE_LIMITED, "rate limited", settings)
                 break
             if over:
                 refusal = Refusal("rate_limited", N_("Too many messages; wait a few seconds."), 429)
@@ -234,19 +276,17 @@ async def _write_or_close(
         await _writer(ws, table, conn, settings)
     except TooSlow:
         log.info("socket closed: too slow", extra={"room": table.slug, "user": conn.user_id})
-        with contextlib.suppress(Exception):
-            await ws.close(CLOSE_TOO_SLOW, "too slow")
+        await _close(ws, CLOSE_TOO_SLOW, "too slow", settings)
     except SignedOut:
         log.info("socket closed: signed out", extra={"room": table.slug, "user": conn.user_id})
         await _close_signed_out(ws)
     except asyncio.CancelledError:
         raise
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the client left, or the socket was closed already (over the size limit, say)
     except Exception:
         log.exception("socket writer failed", extra={"room": table.slug, "user": conn.user_id})
-        with contextlib.suppress(Exception):
-            await ws.close(1011, "server error")
+        await _close(ws, 1011, "server error", settings)
 
 
 async def _handle(
@@ -287,6 +327,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     except SignedOut:
         await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
         return
+    _tune(ws, ws.app.state.settings)
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
     if not tables.sockets.opened(conn):

@@ -1,0 +1,194 @@
+"""The server end of a websocket's TCP connection: uvicorn's sans-I/O websockets protocol,
+with a close that really closes. Run uvicorn with
+`--ws app.realtime.transport:StolikWebSockets` (scripts/run.sh, the Dockerfile and the
+compose file do).
+
+uvicorn's own protocol waits until the transport is writable before it sends anything, a
+close included, and closes a transport gracefully, after its buffer has drained: a client
+that stopped reading kept its connection, the kernel's megabytes queued for it and the table's
+connection for ever. This one:
+
+- sends a close at once, even while the transport is paused behind unread data, and aborts the
+  connection when the peer has not completed the close within `close_timeout` seconds;
+- aborts any connection that is closing for another reason (a keepalive ping not answered, a
+  frame over the size limit, the app done with the socket, the server shutting down) but is
+  still open `close_timeout` seconds later;
+- bounds the kernel's send buffer (SO_SNDBUF), so that a client that does not read pauses the
+  transport after a bounded amount of data and the app's send watch sees its pushes wait
+  (the kernel grows an unbounded buffer to megabytes, which hid a JSON reader that never read);
+- answers a push sent after the close with `ClientDisconnected` (the app sees a client gone)
+  instead of a RuntimeError;
+- hands the app a `SocketControl` in `scope["extensions"]["stolik.socket"]` to set those
+  limits, to read how many bytes wait for the client and to abort.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import socket
+import struct
+import termios
+import weakref
+from collections.abc import MutableMapping
+from typing import Any
+
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+EXTENSION = "stolik.socket"
+"""The scope extension that carries a socket's `SocketControl`."""
+CLOSE_TIMEOUT = 5.0
+"""Seconds a closing connection may stay open before it is aborted (the default)."""
+SEND_BUFFER = 64 * 1024
+"""SO_SNDBUF asked for each socket, bytes (Linux doubles it for its own book-keeping)."""
+
+
+class StolikWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websockets protocol with a close that really closes (see above)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_TIMEOUT
+        self.abort_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.bound_send_buffer(SEND_BUFFER)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.abort_timer is not None:
+            self.abort_timer.cancel()
+            self.abort_timer = None
+        super().connection_lost(exc)
+
+    def bound_send_buffer(self, size: int) -> None:
+        """Ask the kernel to keep at most about `size` bytes for the client (0: its default)."""
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None and size > 0:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+    def held(self) -> int:
+        """Bytes written to the socket that its client has not taken yet: the transport's
+        buffer and the kernel's send queue (unacknowledged bytes, Linux's SIOCOUTQ)."""
+        if self.disconnected:
+            return 0
+        held = self.transport.get_write_buffer_size()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError, ValueError):
+                out = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+                held += struct.unpack("i", out)[0]
+        return held
+
+    def abort(self) -> None:
+        """Drop the connection now, whatever is still buffered for it."""
+        for timer in (self.abort_timer, self.close_timer):
+            if timer is not None:
+                timer.cancel()
+        self.abort_timer = self.close_timer = None
+        if self.disconnected:
+            return
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            # Linger 0: the kernel drops what it still holds and resets the connection, instead
+            # of keeping an orphaned socket that waits for the client to read (for minutes).
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
+
+    def _deadline(self) -> None:
+        """A connection that is closing is aborted if still open after `close_timeout`."""
+        if self.abort_timer is None and not self.disconnected and self.transport.is_closing():
+            self.abort_timer = self.loop.call_later(self.close_timeout, self.abort)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake went on to the app
+            scope["extensions"][EXTENSION] = SocketControl(self)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._deadline()
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()
+        self._deadline()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self._deadline()
+
+    async def run_asgi(self) -> None:
+        await super().run_asgi()
+        self._deadline()
+
+    async def send(self, message: ASGISendEvent) -> None:
+        kind = message["type"]
+        if self.handshake_complete and self.initial_response is None and not self.disconnected:
+            if kind == "websocket.close" and not self.close_sent:
+                # At once, not after the unread data has drained (it may never drain).
+                code = int(message.get("code", 1000))  # type: ignore[call-overload]
+                self._close(code, str(message.get("reason", "") or ""))
+                return
+            if kind == "websocket.send" and self.close_sent:
+                raise ClientDisconnected  # the socket is closing: the push is moot
+        await super().send(message)
+        self._deadline()
+
+    def _close(self, code: int, reason: str) -> None:
+        """Queue a close frame behind what is buffered and give the peer `close_timeout`
+        seconds to answer it before the connection is aborted."""
+        if self.transport.is_closing():
+            return
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        try:
+            self.conn.send_close(code, reason)
+        except InvalidState:
+            raise ClientDisconnected from None
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.abort_timer = self.loop.call_later(self.close_timeout, self.abort)
+
+
+class SocketControl:
+    """What the app may do to its socket's connection (`ws.scope["extensions"]`); it holds
+    the protocol weakly, so a socket's scope does not keep a closed connection alive."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: StolikWebSockets) -> None:
+        self._protocol = weakref.ref(protocol)
+
+    def configure(self, close_timeout: float, send_buffer: int) -> None:
+        """Set how long a closing connection may stay open, and the kernel's send buffer."""
+        protocol = self._protocol()
+        if protocol is not None:
+            protocol.close_timeout = close_timeout
+            protocol.bound_send_buffer(send_buffer)
+
+    def held(self) -> int:
+        """Bytes waiting for the client (the transport's and the kernel's)."""
+        protocol = self._protocol()
+        return protocol.held() if protocol is not None else 0
+
+    def abort(self) -> None:
+        """Drop the connection now."""
+        protocol = self._protocol()
+        if protocol is not None:
+            protocol.abort()
+
+
+def control_of(scope: MutableMapping[str, Any]) -> SocketControl | None:
+    """The socket's control, when the server runs `StolikWebSockets`."""
+    control = (scope.get("extensions") or {}).get(EXTENSION)
+    return control if isinstance(control, SocketControl) else None
