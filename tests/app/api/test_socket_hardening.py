@@ -201,14 +201,21 @@ async def test_a_socket_that_never_reads_is_closed(db_url: str, tmp_path: Path, 
         client_port = sock.getsockname()[1]
         protocol = weakref.ref(protocol_of(srv, client_port))
         most_held = 0
+        stuck_at = gone_at = 0.0
+
+        def look() -> None:
+            nonlocal most_held, stuck_at, gone_at
+            held, transport = kernel_socket(server_port, client_port), protocol()
+            most_held = max(most_held, held[1] if held else 0)
+            if not stuck_at and transport is not None and not transport.writable.is_set():
+                stuck_at = time.monotonic()  # the transport takes no more: pushes wait
+            if not gone_at and held is None:
+                gone_at = time.monotonic()
 
         def choose(state: object, seat: int, actions: list[object]) -> object:
-            nonlocal most_held
-            held = kernel_socket(server_port, client_port)
-            most_held = max(most_held, held[1] if held else 0)
+            look()
             return actions[len(actions) // 2]
 
-        ended = time.monotonic()
         played = await drive(
             app, table["slug"], dict(enumerate(seats)), [], moves=200, choose=choose
         )
@@ -216,11 +223,14 @@ async def test_a_socket_that_never_reads_is_closed(db_url: str, tmp_path: Path, 
         # The kernel never held more than its bounded buffer (2 × ws_send_buffer, with
         # Linux's book-keeping) for the client: not the megabytes of 200 moves.
         assert most_held <= 256 * 1024, most_held
+        assert stuck_at
         within = SEND_TIMEOUT + 2 * TICK + CLOSE_TIMEOUT + 2.0  # the stated time, and slack
-        ended = time.monotonic()
-        while kernel_socket(server_port, client_port) is not None:
-            assert time.monotonic() - ended < within, kernel_socket(server_port, client_port)
-            await asyncio.sleep(0.1)
+        while not gone_at:
+            assert time.monotonic() - stuck_at < within, kernel_socket(server_port, client_port)
+            await asyncio.sleep(0.05)
+            look()
+        assert gone_at - stuck_at < within
+        print(f"never-reader {fmt}: kernel held <= {most_held} B, gone {gone_at - stuck_at:.1f} s")
         assert len(hub.presence.connections) == 2
         assert conn_id not in {id(c) for c in hub.presence.connections}
         assert await open_sockets(srv, "spectator") == 0
