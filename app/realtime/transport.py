@@ -13,7 +13,7 @@ connection for ever. This one:
 - aborts any connection that is closing for another reason (a keepalive ping not answered, a
   frame over the size limit, the app done with the socket, the server shutting down) but is
   still open `close_timeout` seconds later;
-- bounds the kernel's send buffer (SO_SNDBUF), so that a client that does not read pauses the
+- bounds the kernel's send buffer (SO_SNDBUF, as the app asks: `ws_send_buffer`), so that a client that does not read pauses the
   transport after a bounded amount of data and the app's send watch sees its pushes wait
   (the kernel grows an unbounded buffer to megabytes, which hid a JSON reader that never read);
 - answers a push sent after the close with `ClientDisconnected` (the app sees a client gone)
@@ -44,8 +44,6 @@ EXTENSION = "stolik.socket"
 """The scope extension that carries a socket's `SocketControl`."""
 CLOSE_TIMEOUT = 5.0
 """Seconds a closing connection may stay open before it is aborted (the default)."""
-SEND_BUFFER = 64 * 1024
-"""SO_SNDBUF asked for each socket, bytes (Linux doubles it for its own book-keeping)."""
 
 
 class StolikWebSockets(WebSocketsSansIOProtocol):
@@ -55,10 +53,6 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.close_timeout = CLOSE_TIMEOUT
         self.abort_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
-        self.bound_send_buffer(SEND_BUFFER)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.abort_timer is not None:
