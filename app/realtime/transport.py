@@ -13,9 +13,10 @@ connection for ever. This one:
 - aborts any connection that is closing for another reason (a keepalive ping not answered, a
   frame over the size limit, the app done with the socket, the server shutting down) but is
   still open `close_timeout` seconds later;
-- bounds the kernel's send buffer (SO_SNDBUF, as the app asks: `ws_send_buffer`), so that a client that does not read pauses the
-  transport after a bounded amount of data and the app's send watch sees its pushes wait
-  (the kernel grows an unbounded buffer to megabytes, which hid a JSON reader that never read);
+- bounds the kernel's send buffer (SO_SNDBUF, as the app asks: `ws_send_buffer`), so that a
+  client that does not read pauses the transport after a bounded amount of data and the app's
+  send watch sees its pushes wait (the kernel grows an unbounded buffer to megabytes, which
+  hid a JSON reader that never read);
 - answers a push sent after the close with `ClientDisconnected` (the app sees a client gone)
   instead of a RuntimeError;
 - hands the app a `SocketControl` in `scope["extensions"]["stolik.socket"]` to set those
