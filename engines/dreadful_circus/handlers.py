@@ -99,20 +99,24 @@ from engines.dreadful_circus.table import (
 # ---- action handlers (each validates, then mutates the fresh copy) -----------------------------
 
 
-def _simultaneous_pick(state: State, seat: Seat, card: str | None, events: list[Event]) -> None:
+def _simultaneous_pick(
+    state: State, seat: Seat, card: str | None, events: list[Event], mine: str | None = None
+) -> None:
+    """Record `seat`'s secret choice: the others are told only that it has chosen, `seat`
+    itself what (`mine`, with the card's name), unless `mine` is None."""
     state.choices[seat] = card
     state.chosen[seat] = True
     events.append(Event.others(seat, state.num_players, tr("%(who)s has chosen."), who=who(seat)))
+    if mine is not None:
+        assert card is not None
+        events.append(Event.private(seat, mine, card=name_of(card)))
 
 
 def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Event]) -> None:
     """Draft: pick a card; when all have picked, pass the rest to the left."""
-    if state.phase != "draft":
-        raise IllegalAction("There is no draft now.")
     if action.card not in state.packets[seat]:
         raise IllegalAction("That card is not in your draft packet.")
-    _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, tr("You pick %(card)s."), card=name_of(action.card)))
+    _simultaneous_pick(state, seat, action.card, events, tr("You pick %(card)s."))
     if not all(state.chosen):
         return
     n = state.num_players
@@ -137,12 +141,9 @@ def do_first_attraction(
     state: State, seat: Seat, action: FirstAttraction, events: list[Event]
 ) -> None:
     """Setup step 8: a secret first Attraction; revealed together when all have picked."""
-    if state.phase != "first_attraction":
-        raise IllegalAction("The first Attractions have been placed.")
     if action.card not in state.hands[seat] or not is_attraction(action.card):
         raise IllegalAction("Pick an Attraction from your hand.")
-    _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, tr("You pick %(card)s."), card=name_of(action.card)))
+    _simultaneous_pick(state, seat, action.card, events, tr("You pick %(card)s."))
     if not all(state.chosen):
         return
     for p in range(state.num_players):
@@ -158,20 +159,15 @@ def do_first_attraction(
 
 def do_offer(state: State, seat: Seat, action: Offer, events: list[Event]) -> None:
     """Round step 1: a seller's secret offer; revealed together."""
-    if state.phase != "offer":
-        raise IllegalAction("Offers are not being made now.")
     if action.card not in state.hands[seat]:
         raise IllegalAction("That card is not in your hand.")
-    _simultaneous_pick(state, seat, action.card, events)
-    events.append(Event.private(seat, tr("You offer %(card)s."), card=name_of(action.card)))
+    _simultaneous_pick(state, seat, action.card, events, tr("You offer %(card)s."))
     if all(state.chosen[s] for s in sellers(state)):
         reveal_offers(state, events)
 
 
 def do_bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> None:
     """Round step 2: fill the wagon secretly and place it; contents are then fixed."""
-    if state.phase != "bid":
-        raise IllegalAction("Nobody is bidding now.")
     if action.offer not in allowed_offers(state, seat):
         raise IllegalAction(
             "You may not bid on that offer (never your own; a seller must bid "
@@ -216,8 +212,6 @@ def do_move_wagon(state: State, seat: Seat, action: MoveWagon, events: list[Even
 
 def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -> None:
     """Round steps 3–4: the seller picks up one wagon at their offer and looks inside."""
-    if state.phase != "inspect":
-        raise IllegalAction("No offer is being resolved now.")
     if state.inspecting is not None:
         raise IllegalAction("Accept or refuse the wagon you are looking at first.")
     b = action.bidder
@@ -525,8 +519,6 @@ def do_final_attraction(
     state: State, seat: Seat, action: FinalAttraction, events: list[Event]
 ) -> None:
     """Final step 1: a secret last Attraction (or none); revealed together."""
-    if state.phase != "final":
-        raise IllegalAction("The last Attractions are not being placed now.")
     if action.card is not None and (
         action.card not in state.hands[seat] or not is_attraction(action.card)
     ):
@@ -537,8 +529,6 @@ def do_final_attraction(
 
 
 def _slot(state: State, seat: Seat, kind: str) -> tuple[str, list[str]]:
-    if state.phase != "scoring":
-        raise IllegalAction("Scoring choices are made at the end of the game.")
     slot = next_scoring_slot(state, seat)
     assert slot is not None
     key, want, options = slot
@@ -603,8 +593,27 @@ def do_choose_copy(state: State, seat: Seat, action: ChooseCopy, events: list[Ev
     _record_choice(state, seat, key, value, text, events)
 
 
+PHASE_OF: dict[type[Any], tuple[str, str]] = {
+    DraftPick: ("draft", tr("There is no draft now.")),
+    FirstAttraction: ("first_attraction", tr("The first Attractions have been placed.")),
+    Offer: ("offer", tr("Offers are not being made now.")),
+    Bid: ("bid", tr("Nobody is bidding now.")),
+    Inspect: ("inspect", tr("No offer is being resolved now.")),
+    FinalAttraction: ("final", tr("The last Attractions are not being placed now.")),
+    **dict.fromkeys(
+        (ChooseDesign, ChooseCity, ChooseCopy),
+        ("scoring", tr("Scoring choices are made at the end of the game.")),
+    ),
+}
+"""The phase each of these actions is taken in, and the refusal outside it (`handle` checks it
+first; the other actions' handlers check their own, more particular, moment)."""
+
+
 def handle(state: State, seat: Seat, action: Any, events: list[Event]) -> None:
     """Apply `action` for `seat` on the fresh copy `state` (one handler per action type)."""
+    phase = PHASE_OF.get(type(action))
+    if phase is not None and state.phase != phase[0]:
+        raise IllegalAction(phase[1])
     match action:
         case DraftPick():
             do_draft_pick(state, seat, action, events)

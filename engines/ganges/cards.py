@@ -407,6 +407,34 @@ BONUS_WORDS: dict[str, str] = {
 """Score-track bonuses, by code."""
 
 
+KIND_WORDS: dict[str, str] = {
+    "building": trc("ganges", "building"),
+    "ship": trc("ganges", "ship"),
+    "goods": trc("ganges", "goods"),
+    "palace": trc("ganges", "palace"),
+}
+"""Card kinds in words."""
+
+PROMPT_WORDS: dict[str, str] = {
+    "action": trc("ganges", "a main action"),
+    "end_turn": trc("ganges", "the end of a turn"),
+    "discard": trc("ganges", "a discard (hand limit)"),
+    "pick": trc("ganges", "a card to pick"),
+    "choose": trc("ganges", "a bonus option"),
+    "resolve": trc("ganges", "a choice of triples"),
+    "convert": trc("ganges", "a track card to flip"),
+}
+"""What the game can wait for, in words (for a refusal)."""
+
+OPTION_WORDS: dict[str, str] = {
+    "coins": trc("ganges", "2 coins"),
+    "palace": trc("ganges", "a palace card"),
+    "fame": trc("ganges", "1 fame"),
+    "ship": trc("ganges", "a ship"),
+}
+"""The options of a two-way track bonus, in words."""
+
+
 def word(words: dict[str, str], code: str) -> Term:
     """A Ganges word by its code, for a message parameter."""
     return Term(words.get(code, code), G)

@@ -55,6 +55,9 @@ from engines.ganges.cards import (
     CARDS,
     CATALOGUE,
     DIE_COLOURS,
+    KIND_WORDS,
+    OPTION_WORDS,
+    PROMPT_WORDS,
     START_HAND,
     TABLE_SIZE,
     TRACK_BONUSES,
@@ -71,33 +74,6 @@ from engines.ganges.payment import (
 )
 from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
 from engines.ganges.view import build_view, redeal
-
-KIND_WORDS: dict[str, str] = {
-    "building": trc("ganges", "building"),
-    "ship": trc("ganges", "ship"),
-    "goods": trc("ganges", "goods"),
-    "palace": trc("ganges", "palace"),
-}
-"""Card kinds in words."""
-
-PROMPT_WORDS: dict[str, str] = {
-    "action": trc("ganges", "a main action"),
-    "end_turn": trc("ganges", "the end of a turn"),
-    "discard": trc("ganges", "a discard (hand limit)"),
-    "pick": trc("ganges", "a card to pick"),
-    "choose": trc("ganges", "a bonus option"),
-    "resolve": trc("ganges", "a choice of triples"),
-    "convert": trc("ganges", "a track card to flip"),
-}
-"""What the game can wait for, in words (for a refusal)."""
-
-OPTION_WORDS: dict[str, str] = {
-    "coins": trc("ganges", "2 coins"),
-    "palace": trc("ganges", "a palace card"),
-    "fame": trc("ganges", "1 fame"),
-    "ship": trc("ganges", "a ship"),
-}
-"""The options of a two-way track bonus, in words."""
 
 MAIN_KINDS: dict[str, str] = {
     "build": "building",

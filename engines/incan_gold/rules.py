@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engines.core import (
     JSON,
+    ActionModel,
     Engine,
     Event,
     GameSpec,
@@ -48,17 +49,15 @@ class Options(BaseModel):
     artifacts: bool = Field(default=True, description=tr("Play with the five artifact cards"))
 
 
-class Torch(BaseModel):
+class Torch(ActionModel):
     """Go deeper into the temple."""
 
-    model_config = ConfigDict(extra="forbid")
     type: Literal["torch"] = "torch"
 
 
-class Camp(BaseModel):
+class Camp(ActionModel):
     """Go back to camp with the round haul."""
 
-    model_config = ConfigDict(extra="forbid")
     type: Literal["camp"] = "camp"
 
 

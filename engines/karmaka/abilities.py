@@ -35,9 +35,11 @@ from engines.karmaka.model import (
     Target,
 )
 from engines.karmaka.table import (
+    TO_FUTURE_LIFE,
     card_term,
     card_terms,
     draw_from_well,
+    hidden_move,
     kind_info,
     legal_targets,
     mimic_sources,
@@ -754,12 +756,7 @@ def answer_sowing(state: State, action: AnyAction, events: list[Event]) -> None:
     me.hand.remove(card)
     me.future.append(card)
     p.count += 1
-    events.append(
-        Event.private(p.seat, "You put %(card)s on your Future Life.", card=card_term(card))
-    )
-    events.append(
-        public_except(state, {p.seat}, "%(who)s puts a card on their Future Life.", who=who(p.seat))
-    )
+    hidden_move(state, p.seat, card, *TO_FUTURE_LIFE, events)
     if p.count < p.limit:
         ask(state, p, events)
         return

@@ -76,12 +76,15 @@ from engines.karmaka.model import (
     Way,
 )
 from engines.karmaka.table import (
+    FROM_DECK,
+    TO_FUTURE_LIFE,
     card_json,
     card_score,
     card_term,
     cards_json,
     colour_totals,
     has_transcended,
+    hidden_move,
     kind_info,
     left_of,
     offered,
@@ -175,14 +178,7 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
         if player.deck:
             card = player.deck.pop()
             player.hand.append(card)
-            events.append(
-                Event.private(seat, "You draw %(card)s from your Deck.", card=card_term(card))
-            )
-            events.append(
-                Event.others(
-                    seat, state.num_players, "%(who)s draws from their Deck.", who=who(seat)
-                )
-            )
+            hidden_move(state, seat, card, *FROM_DECK, events)
         return
 
 
@@ -206,14 +202,7 @@ def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]
         end_turn(state, events)
     elif way == "future":
         player.future.append(card)
-        events.append(
-            Event.private(seat, "You put %(card)s on your Future Life.", card=card_term(card))
-        )
-        events.append(
-            Event.others(
-                seat, state.num_players, "%(who)s puts a card on their Future Life.", who=who(seat)
-            )
-        )
+        hidden_move(state, seat, card, *TO_FUTURE_LIFE, events)
         end_turn(state, events)
     elif way == "partner":
         partner = partner_of(state, seat)
@@ -285,6 +274,25 @@ def after_offer(state: State, events: list[Event]) -> None:
     end_turn(state, events)
 
 
+REINCARNATION: dict[tuple[bool, bool], str | Forms] = {
+    (True, True): forms(
+        "%(who)s scores %(score)s and %(count)s ring (needs %(need)s) and is reborn as %(rung)s.",
+        "%(who)s scores %(score)s and %(count)s rings (needs %(need)s) and is reborn as %(rung)s.",
+    ),
+    (True, False): tr("%(who)s scores %(score)s (needs %(need)s) and is reborn as %(rung)s."),
+    (False, True): forms(
+        "%(who)s scores %(score)s and %(count)s ring (needs %(need)s), "
+        "stays %(rung)s and gains a Karmic Ring.",
+        "%(who)s scores %(score)s and %(count)s rings (needs %(need)s), "
+        "stays %(rung)s and gains a Karmic Ring.",
+    ),
+    (False, False): tr(
+        "%(who)s scores %(score)s (needs %(need)s), stays %(rung)s and gains a Karmic Ring."
+    ),
+}
+"""The line a reincarnation is told with, by (reborn one rung up, rings spent)."""
+
+
 def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> None:
     """Score the Deeds (+ spent rings), move up one rung or gain a ring, start the next life."""
     player = state.players[seat]
@@ -293,39 +301,13 @@ def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> No
     assert need is not None
     player.rings -= spend
     params = {"who": who(seat), "score": score, "count": spend, "need": need}
-    if score + spend >= need:
+    reborn = score + spend >= need
+    if reborn:
         player.rung += 1
-        params["rung"] = Term(LADDER[player.rung].name, "karmaka")
-        if spend:
-            message = forms(
-                "%(who)s scores %(score)s and %(count)s ring (needs %(need)s) "
-                "and is reborn as %(rung)s.",
-                "%(who)s scores %(score)s and %(count)s rings (needs %(need)s) "
-                "and is reborn as %(rung)s.",
-            )
-        else:
-            message = Forms(
-                tr("%(who)s scores %(score)s (needs %(need)s) and is reborn as %(rung)s."), ""
-            )
     else:
         player.rings += 1
-        params["rung"] = Term(LADDER[player.rung].name, "karmaka")
-        if spend:
-            message = forms(
-                "%(who)s scores %(score)s and %(count)s ring (needs %(need)s), "
-                "stays %(rung)s and gains a Karmic Ring.",
-                "%(who)s scores %(score)s and %(count)s rings (needs %(need)s), "
-                "stays %(rung)s and gains a Karmic Ring.",
-            )
-        else:
-            message = Forms(
-                tr(
-                    "%(who)s scores %(score)s (needs %(need)s), stays %(rung)s "
-                    "and gains a Karmic Ring."
-                ),
-                "",
-            )
-    events.append(Event.public(message if message[1] else message[0], **params))
+    params["rung"] = Term(LADDER[player.rung].name, "karmaka")
+    events.append(Event.public(REINCARNATION[reborn, bool(spend)], **params))
     if has_transcended(state, seat):
         reason = tr("%(who)s reached Transcendence")
         end_game(state, team_of(state, seat), reason, events, who=who(seat))

@@ -127,6 +127,24 @@ def take_from_well(state: State, events: list[Event]) -> int | None:
     return state.well.pop()
 
 
+FROM_DECK = (tr("You draw %(card)s from your Deck."), tr("%(who)s draws from their Deck."))
+"""`hidden_move`'s two lines for the card a player draws from their Deck."""
+TO_FUTURE_LIFE = (
+    tr("You put %(card)s on your Future Life."),
+    tr("%(who)s puts a card on their Future Life."),
+)
+"""`hidden_move`'s two lines for a Hand card put face down on its owner's Future Life."""
+
+
+def hidden_move(
+    state: State, seat: Seat, card: int, mine: str, theirs: str, events: list[Event]
+) -> None:
+    """A card moved face down: `seat` is told which (`mine`, with `card`), every other seat
+    and spectators only that it moved (`theirs`, with `who`)."""
+    events.append(Event.private(seat, mine, card=card_term(card)))
+    events.append(Event.others(seat, state.num_players, theirs, who=who(seat)))
+
+
 def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) -> list[int]:
     """Draw up to `count` cards from the Well into a Hand, one at a time; the cards drawn."""
     drawn: list[int] = []

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engines.core import (
     JSON,
+    ActionModel,
     Engine,
     Event,
     GameSpec,
@@ -70,10 +71,8 @@ class Options(BaseModel):
     )
 
 
-class PlayCard(BaseModel):
+class PlayCard(ActionModel):
     """Play a card from hand and move a hedgehog; `hedgehog` is named only for a rainbow joker."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     type: Literal["play"] = "play"
     suit: Suit

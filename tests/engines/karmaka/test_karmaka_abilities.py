@@ -101,11 +101,13 @@ def test_stolen_dreams_moves_the_top_future_life_card() -> None:
     assert offered_to(s) == [1]
 
 
-def test_stolen_dreams_on_an_empty_future_life_does_nothing() -> None:
-    """Nothing to take, but the rival named is offered the card."""
-    sd = cid("stolen_dreams")
-    s = play(table(hands={0: [sd]}), 0, sd)
-    assert s.players[0].future == [] and offered_to(s) == [1]
+@pytest.mark.parametrize(("ability", "pile"), [("stolen_dreams", "future"), ("thievery", "hand")])
+def test_taking_from_an_empty_pile_does_nothing(ability: str, pile: str) -> None:
+    """Stolen Dreams on an empty Future Life, Thievery on a rival without Deeds: nothing to
+    take (the actor's `pile` stays empty), but the rival named is offered the card."""
+    card = cid(ability)
+    s = play(table(hands={0: [card]}), 0, card)
+    assert getattr(s.players[0], pile) == [] and offered_to(s) == [1]
 
 
 def test_denial_ruins_a_hand_card_then_uses_its_ability() -> None:
@@ -134,13 +136,6 @@ def test_thievery_takes_the_exposed_deed_into_the_hand() -> None:
     s = play(s, 0, th)
     assert s.players[0].hand == [Y] and s.players[1].deeds == [X]
     assert offered_to(s) == [1]
-
-
-def test_thievery_on_a_rival_without_deeds_does_nothing() -> None:
-    """Nothing to take."""
-    th = cid("thievery")
-    s = play(table(hands={0: [th]}), 0, th)
-    assert s.players[0].hand == [] and offered_to(s) == [1]
 
 
 def test_swindle_picks_three_keeps_one_and_gives_the_others_back() -> None:
