@@ -65,6 +65,20 @@ def cookie_of(http: httpx.AsyncClient) -> str:
     return f"stolik={http.cookies.get('stolik')}"
 
 
+async def phone_at_the_table(
+    laptop: httpx.AsyncClient, server: Server, slug: str
+) -> tuple[httpx.AsyncClient, str, ClientConnection, ClientConnection]:
+    """The laptop person's phone (signed in through `server`) with its cookie, a table socket
+    on `slug` (its first state seen: it plays seat 0) and a lobby socket."""
+    phone = await phone_of(laptop, server.url)
+    cookie = cookie_of(phone)
+    table_ws = await socket_of(server, f"/ws/t/{slug}?format=json", cookie)
+    lobby_ws = await socket_of(server, "/ws/lobby?format=json", cookie)
+    first = json.loads(await asyncio.wait_for(table_ws.recv(), 5))
+    assert first["type"] == "state" and first["room"]["your_seat"] == 0
+    return phone, cookie, table_ws, lobby_ws
+
+
 async def refused_on_reconnect(server: Server, path: str, cookie: str) -> None:
     """A socket opened with a signed-out device's cookie is refused: an error that says so,
     then 4401."""
@@ -92,14 +106,7 @@ async def test_a_signed_out_device_loses_its_sockets_at_once(
         seats, table = await make_table(srv.url, srv.ws_url, ["Ala", "Bartek", "Celina"])
         slug = table["slug"]
         laptop = seats[0].http
-        phone = await phone_of(laptop, srv.url)
-        phone_cookie = cookie_of(phone)
-        table_ws = await socket_of(srv, f"/ws/t/{slug}?format=json", phone_cookie)
-        lobby_ws = await socket_of(srv, "/ws/lobby?format=json", phone_cookie)
-        first = json.loads(await asyncio.wait_for(table_ws.recv(), 5))
-        assert (
-            first["type"] == "state" and first["room"]["your_seat"] == 0
-        )  # the phone plays Ala's seat
+        phone, phone_cookie, table_ws, lobby_ws = await phone_at_the_table(laptop, srv, slug)
         act = await _act_of(srv, slug, 0)
         game = table_of(app_of(srv), slug).game
         assert game is not None

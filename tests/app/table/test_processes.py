@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import random
 import time
 import uuid
@@ -33,6 +32,7 @@ from tests.app.api.test_signout_sockets import (
     CLOSE_WITHIN,
     closed_with,
     cookie_of,
+    phone_at_the_table,
     phone_of,
     refused_on_reconnect,
     socket_of,
@@ -569,12 +569,7 @@ async def test_a_device_signed_out_through_one_process_loses_its_sockets_on_the_
     seats, table = await make_table(one.url, one.ws_url, ["Ala", "Bartek", "Celina"])
     slug = table["slug"]
     laptop = seats[0].http
-    phone = await phone_of(laptop, two.url)
-    phone_cookie = cookie_of(phone)
-    table_ws = await socket_of(two, f"/ws/t/{slug}?format=json", phone_cookie)
-    lobby_ws = await socket_of(two, "/ws/lobby?format=json", phone_cookie)
-    first = json.loads(await asyncio.wait_for(table_ws.recv(), 5))
-    assert first["type"] == "state" and first["room"]["your_seat"] == 0
+    phone, phone_cookie, table_ws, lobby_ws = await phone_at_the_table(laptop, two, slug)
     started = time.monotonic()
     assert (await laptop.post("/devices/signout-others")).status_code == 303
     code, reason = await closed_with(table_ws)
