@@ -248,11 +248,15 @@ class SoakTable:
 
 
 async def metrics(url: str, token: str) -> dict[str, float]:
-    """Open sockets (all kinds) and live tables of one process."""
-    async with httpx.AsyncClient(timeout=5) as client:
-        text = (
-            await client.get(f"{url}/metrics", headers={"Authorization": f"Bearer {token}"})
-        ).text
+    """Open sockets (all kinds) and live tables of one process (-1 if it does not answer)."""
+    try:
+        async with httpx.AsyncClient(timeout=TIMEOUT) as client:
+            answer = await client.get(
+                f"{url}/metrics", headers={"Authorization": f"Bearer {token}"}
+            )
+        text = answer.text
+    except httpx.HTTPError:
+        return {"sockets": -1.0, "tables": -1.0}
     sockets = sum(
         float(m[1]) for m in re.finditer(r"^stolik_open_sockets\{[^}]*\} ([\d.e+]+)$", text, re.M)
     )
@@ -349,10 +353,10 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--interval", type=float, default=60, help="seconds per printed line")
-    parser.add_argument("--think", type=float, default=2.0, help="host's think time, seconds")
+    parser.add_argument("--think", type=float, default=3.0, help="host's think time, seconds")
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--bot-level", default="easy")
-    parser.add_argument("--bot-think-scale", type=float, default=0.2)
+    parser.add_argument("--bot-think-scale", type=float, default=0.05)
     parser.add_argument("--evict-after", type=float, default=20)
     parser.add_argument("--settle", type=float, default=120, help="seconds to wait for 0 left")
     parser.add_argument("--seed", type=int, default=1)

@@ -94,13 +94,17 @@ def _mine(client: Player, seat: int = 0) -> bool:
     return bool(client.states) and seat in client.view["to_act"] and not client.view["over"]
 
 
+def _over(client: Player) -> bool:
+    return bool(client.states) and bool(client.view["over"])
+
+
 async def _play(client: Player, rng: random.Random, moves: int, timeout: float = 30) -> None:
     """Act for seat 0 whenever it must, until `moves` of its acts were stored."""
     done = 0
     deadline = time.monotonic() + timeout
     while done < moves and time.monotonic() < deadline:
-        await client.wait_for(lambda c: _mine(c) or c.view["over"], timeout=15)
-        if client.view["over"]:
+        await client.wait_for(lambda c: _mine(c) or _over(c), timeout=15)
+        if _over(client):
             return
         version = client.version
         await client.act({"type": rng.choice(["torch", "torch", "camp"])}, version)
@@ -203,7 +207,7 @@ async def _kill_9_rehearsal(replicas: Replicas, pg_url: str) -> None:
     # Presence: a player connected straight to the owner (no proxy: it will not come back),
     # seen from the other replica.
     direct = replicas.url(owner)
-    stays, slug2 = await _bot_table(direct, "Bo", bots=1)
+    stays, slug2 = await _bot_table(direct, "Bo", bots=2)
     seen_from = Player(replicas.url(other), replicas.url(other).replace("http", "ws", 1))
     await stays.connect(slug2)
     await seen_from.connect(slug2)
@@ -223,10 +227,11 @@ async def _kill_9_rehearsal(replicas: Replicas, pg_url: str) -> None:
     assert again.version >= before
     # Nobody acts for seat 0 any more: its clock runs out on the survivor, and the bots go on.
     await again.wait_for(
-        lambda c: c.version >= before + 8 or (bool(c.states) and c.view["over"]),
+        lambda c: c.version >= before + 8 or _over(c),
         timeout=BLITZ * 3 + 30,
     )
     going_on_s = time.monotonic() - killed
+    moved = again.version - before
     await offline
     offline_s = time.monotonic() - killed
     await watcher.wait_version(again.version, timeout=10)
@@ -244,7 +249,7 @@ async def _kill_9_rehearsal(replicas: Replicas, pg_url: str) -> None:
         await conn.close()
     assert timed_out >= 1  # the clock fired on the survivor
     _figure(
-        f"kill -9: reconnected through the proxy in {reconnect_s:.2f} s; {again.version - before}"
+        f"kill -9: reconnected through the proxy in {reconnect_s:.2f} s; {moved}"
         f" moves by bots and the clock on the survivor within {going_on_s:.1f} s "
         f"({timed_out} clock expiries); seats of the dead process offline after {offline_s:.1f} s;"
         f" {stored} stored moves, none lost or doubled"
