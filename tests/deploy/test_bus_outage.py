@@ -14,7 +14,7 @@ from tests.deploy.cluster import PrivateRedis
 
 async def _until(predicate: Any, timeout: float) -> None:
     async def loop() -> None:
-        while not predicate():
+        while not predicate():  # noqa: ASYNC110 (state of another task)
             await asyncio.sleep(0.05)
 
     await asyncio.wait_for(loop(), timeout)
