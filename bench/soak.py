@@ -206,9 +206,16 @@ class SoakTable:
 
     async def _step(self) -> None:
         host, watcher = self.sockets
-        if not await host.until(lambda: host.mine or host.status == "finished"):
+        seen = host.version
+        # While the host has camped, the bots play on alone (a round may take a while): any
+        # new state is progress; none in TIMEOUT seconds is a failure.
+        if not await host.until(
+            lambda: host.mine or host.status == "finished" or host.version != seen
+        ):
             self.run.fail("no state in time")
             await self._recover()
+            return
+        if not host.mine and host.status != "finished":
             return
         if host.status == "finished":
             self.run.games += 1
