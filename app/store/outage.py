@@ -6,6 +6,7 @@ refused as a conflict, and catches up)."""
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,6 +17,16 @@ from app.errors import Refusal
 from app.i18n import N_
 
 UNAVAILABLE = N_("The server cannot reach its database just now; try again in a moment.")
+
+_NETWORK_ERRNOS = {
+    errno.ECONNREFUSED,
+    errno.ECONNRESET,
+    errno.ECONNABORTED,
+    errno.EHOSTUNREACH,
+    errno.ENETUNREACH,
+    errno.ETIMEDOUT,
+    errno.EPIPE,
+}
 
 OUTAGES: tuple[type[Exception], ...] = (
     sa_exc.DBAPIError,
@@ -37,9 +48,14 @@ def is_outage(exc: BaseException) -> bool:
         return exc.orig is not None and is_outage(exc.orig)
     if isinstance(exc, sa_exc.TimeoutError):  # no connection free in the pool in time
         return True
+    if isinstance(exc, OSError) and not isinstance(exc, ConnectionError | TimeoutError):
+        # Refused, reset and timed out are ConnectionError/TimeoutError; asyncpg says "Multiple
+        # exceptions: … Connect call failed" when every address of a host refused. A missing
+        # file is not the database being away.
+        return exc.errno in _NETWORK_ERRNOS or "connect" in str(exc).lower()
     return isinstance(
         exc,
-        OSError  # refused, reset (ConnectionError), unreachable
+        ConnectionError
         | TimeoutError
         | asyncpg.PostgresConnectionError
         | asyncpg.OperatorInterventionError  # shutting down, starting up

@@ -17,6 +17,8 @@ from app.store.outage import is_outage, refused_while_down
     [
         ConnectionRefusedError(111, "Connect call failed"),
         ConnectionResetError(),
+        OSError("Multiple exceptions: [Errno 111] Connect call failed ('127.0.0.1', 5432)"),
+        OSError(113, "No route to host"),
         TimeoutError(),
         asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
         asyncpg.AdminShutdownError("terminating connection due to administrator command"),
@@ -47,6 +49,7 @@ def test_an_outage_is_refused_with_try_again(exc: Exception) -> None:
         sa_exc.IntegrityError("INSERT", {}, Exception("duplicate key")),
         sa_exc.ProgrammingError("SELEC", {}, Exception("syntax error")),
         ValueError("not an outage"),
+        FileNotFoundError(2, "No such file or directory"),
     ],
     ids=lambda e: type(e).__name__,
 )
