@@ -11,10 +11,11 @@ to 1.5 times, seeded) before each of its decisions; the bots move after `BOT_DEL
 game ends the host asks for the rematch ("Play again", the bots come along), starts it and
 both sockets move to the new table, so every table keeps playing.
 
-Every `--interval` seconds it prints one line: moves seen, the host's act → new state on its
-own socket and the spectator's (p50, p99, max), each process's RSS, open sockets and live
-tables (from /metrics). After `--minutes` every host resigns (a bot finishes the seat), the
-sockets close, and it waits (at most `--settle` seconds) until both processes hold no socket
+Every `--interval` seconds it prints one line: the machine's load average (on a shared machine
+latency follows it), moves seen, the host's act → new state on its own socket and the
+spectator's (p50, p99, max), each process's RSS, open sockets and live tables (from
+/metrics). After `--minutes` every host resigns (a bot finishes the seat), the sockets
+close, and it waits (at most `--settle` seconds) until both processes hold no socket
 and no table (`HUB_EVICT_AFTER` is `--evict-after`). It prints:
 
 - RSS of each process at minute 5 (or half the run, if shorter) and at the end, and the change
@@ -302,7 +303,7 @@ async def soak(args: argparse.Namespace, urls: list[str], pids: list[int], token
     rss_mark: list[float] | None = None
     p99s: list[float] = []
     print(
-        "  min  moves  p50 ms  p99 ms  max ms  "
+        "  min  load  moves  p50 ms  p99 ms  max ms  "
         + "  ".join(f"RSS{i} MB  sock{i}  tables{i}" for i in range(len(urls))),
         flush=True,
     )
@@ -321,7 +322,8 @@ async def soak(args: argparse.Namespace, urls: list[str], pids: list[int], token
             for p, h in zip(pids, held, strict=True)
         )
         print(
-            f"{(now - begin) / 60:5.1f}  {moves:5d}  {percentile(lat, 50) * 1000:6.1f}  "
+            f"{(now - begin) / 60:5.1f}  {os.getloadavg()[0]:4.1f}  {moves:5d}  "
+            f"{percentile(lat, 50) * 1000:6.1f}  "
             f"{p99:6.1f}  {max(lat, default=0) * 1000:6.1f}  {cols}",
             flush=True,
         )
