@@ -36,6 +36,7 @@ from app.realtime.bus import make_bus
 from app.realtime.connection import SendWatch
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import head_revision, schema_revision, upgrade_database
+from app.store.outage import OUTAGES, is_outage, unavailable
 from app.store.pg import open_store
 from app.table import Runtime, Tables
 from engines.core import params_to_json
@@ -165,6 +166,16 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         return JSONResponse(
             {"error": {"code": refusal.code, "message": refusal.message}}, status_code=422
         )
+
+    async def database_away(request: Request, exc: Exception) -> Response:
+        # The database is unreachable (restarting): "try again", not a server error.
+        if not is_outage(exc):
+            raise exc
+        log.warning("database unreachable", extra={"detail": type(exc).__name__})
+        return await room_error(request, unavailable())
+
+    for kind in OUTAGES:
+        app.add_exception_handler(kind, database_away)
 
     @app.exception_handler(Refusal)
     async def room_error(_request: Request, exc: Refusal) -> Response:

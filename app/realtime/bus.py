@@ -31,6 +31,9 @@ QUEUE_LIMIT = 10_000
 """Messages waiting to be published; past this, Redis is too slow or gone and changes are
 dropped (logged): other processes then catch up on their next version check."""
 
+RESUBSCRIBE_EVERY = 1.0
+"""Seconds between two attempts to subscribe again while Redis is away."""
+
 PUBLISH_BATCH = 256
 """At most this many queued changes go to Redis in one message."""
 
@@ -72,6 +75,11 @@ class RedisBus:
         self.published = 0
         self.batches = 0
         self.received = 0
+        self.reconnects = 0
+        """Times the subscriber's connection came back after Redis was lost."""
+        self._handler: Handler | None = None
+        self._watched: Any = None
+        self._catching_up: set[asyncio.Task[None]] = set()
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for every other process (never blocks)."""
@@ -95,9 +103,10 @@ class RedisBus:
         """Publish what is queued (briefly), then stop."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._drain(), 2.0)
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._catching_up]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.client.aclose()
 
     async def _drain(self) -> None:
@@ -106,7 +115,12 @@ class RedisBus:
     async def _publish_loop(self) -> None:
         """Publish the queue in order. What queued while the last publish waited for Redis
         goes together, in one message (one publish for the sender, one message to read for
-        every listener, not one per change): under load that is most changes."""
+        every listener, not one per change): under load that is most changes.
+
+        While Redis is away what cannot be published is dropped (said once, not per batch);
+        once a publish goes through again, a `resync` follows it, and every other process
+        re-reads its tables from the database (`Tables.catch_up`)."""
+        dropped = 0
         while True:
             batch = [await self._queue.get()]
             while len(batch) < PUBLISH_BATCH and not self._queue.empty():
@@ -117,14 +131,22 @@ class RedisBus:
                 )
                 self.published += len(batch)
                 self.batches += 1
+                if dropped:
+                    logger.warning("Redis is back: %d room change(s) were not published", dropped)
+                    dropped = 0
+                    self.send({"k": "resync"})
             except Exception:
-                logger.exception("publishing %d room change(s) failed", len(batch))
+                if not dropped:
+                    logger.exception("publishing room changes failed; dropping until Redis is back")
+                dropped += len(batch)
                 await asyncio.sleep(0.5)
             finally:
                 for _ in batch:
                     self._queue.task_done()
 
     async def _listen_loop(self, pubsub: Any, handler: Handler) -> None:
+        self._handler = handler
+        self._watch_reconnects(pubsub)
         while True:
             try:
                 async for message in pubsub.listen():
@@ -151,13 +173,47 @@ class RedisBus:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logger.exception("the bus lost Redis; resubscribing")
-                await asyncio.sleep(1.0)
-                with contextlib.suppress(Exception):
-                    await pubsub.subscribe(self.channel)
-                # Changes published meanwhile were missed: say so (no origin: our own word).
-                with contextlib.suppress(Exception):
-                    await handler({"k": "resubscribed"})
+                logger.warning("the bus lost Redis; resubscribing when it is back")
+                while True:  # the reconnection says "resubscribed" (`_reconnected`)
+                    await asyncio.sleep(RESUBSCRIBE_EVERY)
+                    try:
+                        await pubsub.subscribe(self.channel)
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        continue
+                self._watch_reconnects(pubsub)
+
+    def _watch_reconnects(self, pubsub: Any) -> None:
+        """Be told of every reconnection of the subscriber's connection: redis-py reconnects
+        (and resubscribes) by itself inside a read when Redis comes back quickly, so a lost
+        connection is not always an error here."""
+        connection = pubsub.connection
+        if connection is not None and connection is not self._watched:
+            self._watched = connection
+            connection.register_connect_callback(self._reconnected)
+
+    async def _reconnected(self, _connection: Any) -> None:
+        """The subscriber's connection is back (and subscribed again): changes published
+        meanwhile were missed, so the tables catch up from the database (the handler hears
+        `resubscribed`, with no origin: our own word). In a task of its own: the reconnection
+        must not wait for that."""
+        handler = self._handler
+        if handler is None:
+            return
+        self.reconnects += 1
+        logger.warning("the bus has Redis again; catching up from the database")
+
+        async def catch_up() -> None:
+            try:
+                await handler({"k": "resubscribed"})
+            except Exception:
+                logger.exception("catching up after the bus lost Redis failed")
+
+        task = asyncio.create_task(catch_up())
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
 
 
 def make_bus(url: str, channel: str = CHANNEL) -> LocalBus | RedisBus:

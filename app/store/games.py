@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.store.models import (
     Game,
     Heartbeat,
+    Room,
     utcnow,
 )
 from app.store.rows import as_json, insert_row
@@ -45,6 +46,20 @@ async def game_for_table(session: AsyncSession, room_id: int) -> Game | None:
     """The room's game, if it has started."""
     result = await session.execute(select(Game).where(Game.room_id == room_id))
     return result.scalar_one_or_none()
+
+
+async def tables_now(
+    session: AsyncSession, room_ids: list[int]
+) -> dict[int, tuple[str, int | None]]:
+    """Each room's status and its game's version (None before the start), in one query."""
+    if not room_ids:
+        return {}
+    rows = await session.execute(
+        select(Room.id, Room.status, Game.version)
+        .outerjoin(Game, Game.room_id == Room.id)
+        .where(Room.id.in_(room_ids))
+    )
+    return {room_id: (status, version) for room_id, status, version in rows}
 
 
 async def set_game_clock(

@@ -18,6 +18,10 @@ from engines.core import GameError, Seat
 if TYPE_CHECKING:
     from app.table.table import Table
 
+RETRY_WHILE_DOWN = 1.0
+"""Seconds a bot waits before it tries again when its move could not be stored (the database
+is away): play resumes by itself once the database is back."""
+
 
 class Bots(Collaborator):
     """The thinking tasks of one table, and its clock enforcement."""
@@ -62,8 +66,11 @@ class Bots(Collaborator):
             if delay > 0:
                 await asyncio.sleep(delay)
             await self.decide_for(seat, version, level)
-        except Refusal:
-            pass  # another process moved first; reload_game already re-kicked
+        except Refusal as exc:
+            # Another process moved first (reload_game already re-kicked), or the database is
+            # away: then the bot tries again a little later, until it is back.
+            if exc.code == "unavailable":
+                await asyncio.sleep(RETRY_WHILE_DOWN)
         finally:
             if self.thinking.get(seat) is asyncio.current_task():
                 del self.thinking[seat]

@@ -15,6 +15,7 @@ from app.i18n import N_
 from app.realtime.protocol import Act
 from app.store.base import Conflict
 from app.store.moves import MoveRecord
+from app.store.outage import refused_while_down
 from app.table.collaborator import Collaborator
 from app.table.live import Committed, GameLive
 from engines.core import Event, GameError, Seat, Step, who
@@ -92,7 +93,8 @@ class Moves(Collaborator):
         )
         started = time.perf_counter()
         try:
-            await table.store.record_move(table.id, record, result, move.notes, move.away)
+            with refused_while_down():  # nothing written: the move is refused, "try again"
+                await table.store.record_move(table.id, record, result, move.notes, move.away)
             ok = True
         except Conflict:
             ok = False

@@ -140,9 +140,13 @@ class Tables:
         if kind == "signout":
             self._signed_out_here(int(msg["u"]), [str(d) for d in msg["d"]])
             return
-        if kind == "resubscribed":  # our bus lost Redis for a while: a person may have changed
+        if kind == "resubscribed" or kind == "resync":
+            # Our bus lost Redis for a while, or another process could not publish for a
+            # while: changes were missed. A person or a device may have changed, and so may
+            # any table.
             self.known.clear()
             await self.recheck_devices()
+            await self.catch_up()
             return
         if kind == "lobby" or kind == "room" or msg.get("lobby"):
             self._lobby_here()
@@ -152,6 +156,28 @@ class Tables:
         if kind not in ("presence", "hello") and self._forget_unwatched(table):
             return
         await table.follow(msg)
+
+    async def catch_up(self) -> int:
+        """After bus messages were lost (Redis was away): re-read every table this process
+        holds from the database, reload those that changed (their sockets get the new state),
+        and tell the other processes which seats are connected here (they answer with
+        theirs). Returns how many tables were reloaded."""
+        held = self.live()
+        if not held:
+            return 0
+        async with self.sessions() as session:
+            now = await games.tables_now(session, [table.id for table in held])
+        reloaded = 0
+        for table in held:
+            status, version = now.get(table.id, (table.status, None))
+            known = table.game.version if table.game is not None else None
+            if status != table.status or version != known or status == "open":
+                async with table.lock:
+                    await table.reload_game()
+                reloaded += 1
+            table.follower.publish("hello", seats=sorted(table.presence.local_seats()))
+        logger.info("caught up after the bus lost messages", extra={"count": reloaded})
+        return reloaded
 
     def _forget_unwatched(self, table: Table) -> bool:
         """Another process changed a room that nobody here watches and that has no game in

@@ -33,6 +33,7 @@ from app.store import games, tables
 from app.store.base import Store
 from app.store.moves import game_moves
 from app.store.notes import table_events
+from app.store.outage import refused_while_down
 from app.store.sql import SqlStore
 from app.store.tables import seat_of
 from app.table.bots import Bots
@@ -249,11 +250,13 @@ class Table:
 
     async def act(self, user_id: int | None, msg: Act) -> int:
         """Apply one action for the user's seat; returns the new version."""
-        return await self.moves.act(user_id, msg)
+        with refused_while_down():
+            return await self.moves.act(user_id, msg)
 
     async def send_chat(self, user_id: int | None, text: str, limits: ChatLimits) -> dict[str, Any]:
         """Store a chat line and send it to everyone at the table."""
-        return await self.chat.send(user_id, text, limits)
+        with refused_while_down():
+            return await self.chat.send(user_id, text, limits)
 
     async def follow(self, msg: dict[str, Any]) -> None:
         """A change another process committed."""
