@@ -34,6 +34,9 @@ from pathlib import Path
 
 import asyncpg
 
+from app.realtime.transport import SERVE_FLAGS
+from bench import service_args
+
 ROOT = Path(__file__).resolve().parent.parent
 CGROUP = Path("/sys/fs/cgroup/cpu")
 PERIOD_US = 100_000
@@ -122,8 +125,8 @@ def run(processes: int, args: argparse.Namespace, channel: str) -> dict[str, flo
                     str(ROOT / ".venv/bin/uvicorn"),
                     "app.main:app",
                     *("--host", "127.0.0.1", "--port", str(port)),
-                    *("--ws", "app.realtime.transport:StolikWebSockets", "--ws-max-size", "65536"),
-                    *("--ws-per-message-deflate", "false", "--log-level", "warning"),
+                    *SERVE_FLAGS,
+                    *("--log-level", "warning"),
                 ],
                 cwd=ROOT,
                 env=env if i == 0 else {**env, "AUTO_MIGRATE": "false"},
@@ -179,14 +182,7 @@ def main() -> None:
     parser.add_argument("--route", choices=("hash", "random"), default="hash")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--port", type=int, default=8621, help="first server's port")
-    parser.add_argument(
-        "--admin-url",
-        default="postgresql://postgres@127.0.0.1:5432/postgres",
-        help="a PostgreSQL database to create the benchmark's own from",
-    )
-    parser.add_argument("--database", default="stolik_scaling")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    service_args(parser, "stolik_scaling", port=8621)
     args = parser.parse_args()
     if not os.access(CGROUP, os.W_OK):
         raise SystemExit(f"{CGROUP} is not writable (cgroup v1 cpu, as root): cannot bound CPU")

@@ -50,6 +50,9 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.realtime.transport import SERVE_FLAGS
+from bench import service_args
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 15.0
 """Seconds any one request, socket opening or awaited state may take."""
@@ -369,14 +372,7 @@ def main() -> None:
     parser.add_argument("--evict-after", type=float, default=20)
     parser.add_argument("--settle", type=float, default=120, help="seconds to wait for 0 left")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--port", type=int, default=8731, help="first server's port")
-    parser.add_argument(
-        "--admin-url",
-        default="postgresql://postgres@127.0.0.1:5432/postgres",
-        help="a PostgreSQL database to create the soak's own from",
-    )
-    parser.add_argument("--database", default="stolik_soak")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    service_args(parser, "stolik_soak", port=8731)
     args = parser.parse_args()
     if args.minutes <= 0 or args.minutes > 24 * 60:
         raise SystemExit("--minutes: more than 0, at most a day")
@@ -407,7 +403,7 @@ def main() -> None:
                     [
                         *(sys.executable, "-m", "uvicorn", "app.main:app"),
                         *("--host", "127.0.0.1", "--port", str(port)),
-                        *("--ws", "websockets-sansio", "--ws-per-message-deflate", "false"),
+                        *SERVE_FLAGS,
                         *("--log-level", "warning"),
                     ],
                     cwd=ROOT,

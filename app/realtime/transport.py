@@ -1,7 +1,7 @@
 """The server end of a websocket's TCP connection: uvicorn's sans-I/O websockets protocol,
 with a close that really closes. Run uvicorn with
-`--ws app.realtime.transport:StolikWebSockets` (scripts/run.sh, the Dockerfile and the
-compose file do).
+`--ws app.realtime.transport:StolikWebSockets` and the rest of `SERVE_FLAGS` (scripts/run.sh,
+the Dockerfile and the compose file do; tests/deploy/test_deploy_files.py checks they agree).
 
 uvicorn's own protocol waits until the transport is writable before it sends anything, a
 close included, and closes a transport gracefully, after its buffer has drained: a client
@@ -45,6 +45,14 @@ EXTENSION = "stolik.socket"
 """The scope extension that carries a socket's `SocketControl`."""
 CLOSE_TIMEOUT = 5.0
 """Seconds a closing connection may stay open before it is aborted (the default)."""
+
+
+SERVE_FLAGS = (
+    *("--ws", "app.realtime.transport:StolikWebSockets", "--ws-max-size", "65536"),
+    *("--ws-per-message-deflate", "false", "--proxy-headers"),
+)
+"""uvicorn's flags for this app, as deployed: this protocol, frames of at most 64 KiB,
+no compression (pushes are small and many), the proxy's client address."""
 
 
 class StolikWebSockets(WebSocketsSansIOProtocol):

@@ -30,6 +30,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.realtime.transport import SERVE_FLAGS
 from tests.deploy.proxy import free_port, nginx_binary, start_nginx, stop_nginx
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -41,6 +42,23 @@ _REPLICA = (
     f"clocks.CLOCKS['blitz'] = clocks.ClockSpec('blitz', 'Blitz', {BLITZ}, 0); "
     "import uvicorn; sys.argv[0] = 'uvicorn'; uvicorn.main()"
 )
+
+
+async def wait_ready(
+    url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30
+) -> None:
+    """Until the server at `url` (process `proc`, writing `log`) answers /readyz; its log's
+    tail if it exits or times out first."""
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient(timeout=2) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(f"{url}/readyz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"server at {url} not ready: {log.read_text()[-2000:]}")
 
 
 def _need(what: str, found: object) -> None:
@@ -231,7 +249,7 @@ class Replicas:
                 [
                     *(sys.executable, "-c", _REPLICA, "app.main:app"),
                     *("--host", "127.0.0.1", "--port", str(self.ports[i])),
-                    *("--ws", "websockets-sansio", "--proxy-headers"),
+                    *SERVE_FLAGS,
                 ],
                 cwd=ROOT,
                 env={**self.env, "AUTO_MIGRATE": "false"},
@@ -242,16 +260,7 @@ class Replicas:
     async def ready(self, i: int, timeout: float = 30) -> None:
         proc = self.procs[i]
         assert proc is not None
-        deadline = time.monotonic() + timeout
-        async with httpx.AsyncClient(timeout=2) as client:
-            while time.monotonic() < deadline:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"replica exited: {self.log(i).read_text()[-2000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await client.get(f"{self.url(i)}/readyz")).status_code == 200:
-                        return
-                await asyncio.sleep(0.1)
-        raise RuntimeError(f"replica {i} not ready: {self.log(i).read_text()[-2000:]}")
+        await wait_ready(self.url(i), proc, self.log(i), timeout)
 
     def kill(self, i: int) -> None:
         """kill -9: no shutdown, no goodbye on the bus."""

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from app.realtime.transport import SERVE_FLAGS
 from tests.deploy.proxy import (
     check_config,
     free_port,
@@ -111,6 +112,27 @@ def test_compose_file_runs_the_replicated_deployment() -> None:
 
 
 @needs_nginx
+def test_every_way_of_starting_the_server_serves_it_alike() -> None:
+    """scripts/run.sh, the Dockerfile and the compose file start uvicorn with the app's own
+    flags (`SERVE_FLAGS`: the websocket protocol that really closes, its frame limit, ...)."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    commands = {
+        "scripts/run.sh": (ROOT / "scripts" / "run.sh").read_text().split(),
+        "Dockerfile": (ROOT / "Dockerfile").read_text().replace('"', " ").split(),
+        "docker-compose.yml": [
+            str(word)
+            for service in compose["services"].values()
+            for word in service.get("command") or []
+        ],
+    }
+    for where, words in commands.items():
+        text = " ".join(words)
+        pairs = [" ".join(SERVE_FLAGS[i : i + 2]) for i in range(0, len(SERVE_FLAGS) - 1, 2)]
+        for pair in pairs:
+            assert pair in text, f"{where} lacks {pair}"
+        assert "--proxy-headers" in words, where
+
+
 def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
     """`nginx -t` on deploy/nginx.conf as the tests render it (loopback upstreams)."""
     conf = render_config(free_port(), [free_port(), free_port()], tmp_path)

@@ -18,11 +18,12 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from app.realtime.transport import SERVE_FLAGS
 from tests.clients import Player, make_table, table_of
 from tests.conftest import REDIS_URL, Server, redis_or_skip
+from tests.deploy.cluster import wait_ready
 from tests.deploy.proxy import free_port, nginx_binary, start_nginx, stop_nginx
 from tests.tables import app_of
 
@@ -34,13 +35,7 @@ def _uvicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[byte
         return subprocess.Popen(
             [
                 *(sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"),
-                *(
-                    "--port",
-                    str(port),
-                    "--ws",
-                    "app.realtime.transport:StolikWebSockets",
-                    "--proxy-headers",
-                ),
+                *("--port", str(port), *SERVE_FLAGS),
             ],
             cwd=ROOT,
             env={**os.environ, **env},
@@ -50,15 +45,7 @@ def _uvicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[byte
 
 
 async def _ready(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-    async with httpx.AsyncClient(timeout=2) as client:
-        for _ in range(200):
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(f"http://127.0.0.1:{port}/readyz")).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)
-    raise RuntimeError(f"server on {port} not ready: {log.read_text()[-2000:]}")
+    await wait_ready(f"http://127.0.0.1:{port}", proc, log)
 
 
 @contextlib.contextmanager
