@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 
 
 def service_args(parser: argparse.ArgumentParser, database: str, *, port: int) -> None:
@@ -16,3 +17,15 @@ def service_args(parser: argparse.ArgumentParser, database: str, *, port: int) -
     )
     parser.add_argument("--database", default=database)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+
+
+def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
+    """Ask every server to stop, then wait for each (15 s before a kill)."""
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

@@ -35,7 +35,7 @@ from pathlib import Path
 import asyncpg
 
 from app.realtime.transport import SERVE_FLAGS
-from bench import service_args
+from bench import service_args, stop_servers
 
 ROOT = Path(__file__).resolve().parent.parent
 CGROUP = Path("/sys/fs/cgroup/cpu")
@@ -161,14 +161,7 @@ def run(processes: int, args: argparse.Namespace, channel: str) -> dict[str, flo
         print(f"held back by the CPU quota: {held / 1000:.1f} s in all")
         return figures
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stop_servers(servers)
         for group in groups:
             release(group)
 

@@ -51,7 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app.realtime.transport import SERVE_FLAGS
-from bench import service_args
+from bench import service_args, stop_servers
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 15.0
@@ -414,14 +414,7 @@ def main() -> None:
             wait_ready(urls[-1], servers[-1])
         asyncio.run(soak(args, urls, [s.pid for s in servers], token))
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stop_servers(servers)
         with contextlib.suppress(Exception):
             asyncio.run(drop_database(args.admin_url, args.database))
 

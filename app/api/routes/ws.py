@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -191,8 +193,41 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
             await _send(ws, conn, data, sends)
 
 
+def _with_caller(
+    route: Callable[[WebSocket, str, int | None], Awaitable[None]],
+) -> Callable[[WebSocket], Awaitable[None]]:
+    """A socket route given the socket's format (`json`, else HTML) and person (None:
+    nobody); a socket whose device was signed out is refused first (4401)."""
+
+    @functools.wraps(route)
+    async def endpoint(ws: WebSocket) -> None:
+        fmt = "json" if ws.query_params.get("format") == "json" else "html"
+        try:
+            uid = await _user_id(ws)
+        except SignedOut:
+            await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
+            return
+        await route(ws, fmt, uid)
+
+    return endpoint
+
+
+async def _accepted(ws: WebSocket, fmt: str, uid: int | None) -> Connection | None:
+    """Accept the socket (with the transport's limits) and register its connection; None,
+    the socket closed, when its device was signed out while the handshake went on."""
+    tables: Tables = ws.app.state.tables
+    _tune(ws, ws.app.state.settings)
+    await ws.accept()
+    conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
+    if not tables.sockets.opened(conn):
+        await _close_signed_out(ws)
+        return None
+    return conn
+
+
 @router.websocket_route("/ws/t/{slug}")
-async def table_socket(ws: WebSocket) -> None:
+@_with_caller
+async def table_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
     """The live table: state pushes in, acts and syncs out. Query: `format` (`json`, else
     HTML fragments) and a private table's `code`.
 
@@ -203,26 +238,17 @@ async def table_socket(ws: WebSocket) -> None:
     settings: Settings = ws.app.state.settings
     slug: str = ws.path_params["slug"]
     code = ws.query_params.get("code")
-    fmt = "json" if ws.query_params.get("format") == "json" else "html"
-    try:
-        uid = await _user_id(ws)
-    except SignedOut:
-        await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
-        return
     table = await tables.get(slug)
     if table is None or not table.may_watch(uid, code):
         # A private table without its code answers like a missing one (no probing).
         await _refuse(ws, fmt, "unknown_room", N_("There is no table at this address."), 4404)
         return
-    _tune(ws, settings)
-    await ws.accept()
+    conn = await _accepted(ws, fmt, uid)
+    if conn is None:
+        return
     # The table again, now: a table nobody watched may have been forgotten while the socket was
     # accepted (`Tables._forget_unwatched`), and a socket must join the one that is followed.
     table = await tables.get(slug) or table
-    conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
-    if not tables.sockets.opened(conn):  # signed out while the handshake went on
-        await _close_signed_out(ws)
-        return
     table.presence.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, table, conn, settings))
     budgets: ActBudgets = ws.app.state.act_budgets
@@ -318,20 +344,12 @@ async def _handle(
 
 
 @router.websocket_route("/ws/lobby")
-async def lobby_socket(ws: WebSocket) -> None:
+@_with_caller
+async def lobby_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
     """The lobby's table list, pushed again whenever a table changes (query: `format`)."""
     tables: Tables = ws.app.state.tables
-    fmt = "json" if ws.query_params.get("format") == "json" else "html"
-    try:
-        uid = await _user_id(ws)
-    except SignedOut:
-        await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
-        return
-    _tune(ws, ws.app.state.settings)
-    await ws.accept()
-    conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
-    if not tables.sockets.opened(conn):
-        await _close_signed_out(ws)
+    conn = await _accepted(ws, fmt, uid)
+    if conn is None:
         return
     tables.lobby.add(conn)
     conn.notify("lobby")
