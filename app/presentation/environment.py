@@ -225,6 +225,7 @@ def phrase(data: dict[str, Any] | None) -> str:
 
 
 templates.env.globals["phrase"] = phrase
+templates.env.globals["term_text"] = i18n.term
 templates.env.globals["describe_agent"] = identity.describe_agent
 templates.env.filters["phrase"] = phrase
 

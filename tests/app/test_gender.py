@@ -47,9 +47,7 @@ def test_polish_forms_differ_for_a_woman_and_a_man() -> None:
         for form in (she, he, neutral):
             assert not re.search(r"\(a\)|\(-a|\(-ęła\)", form), form
     # No Polish message anywhere says a person's act in the bracketed both-ways form.
-    bracketed = [
-        (k, v) for k, v in entries.items() if re.search(r"\w\((a|-aś|-a|-ęła)\)", v)
-    ]
+    bracketed = [(k, v) for k, v in entries.items() if re.search(r"\w\((a|-aś|-a|-ęła)\)", v)]
     assert not bracketed, bracketed
 
 

@@ -87,9 +87,9 @@ def test_end_screen_names_resigned_people_in_their_words() -> None:
     for s in range(3):
         table.seats[s] = replace(table.seats[s], control="resigned")
     page = _page(table, 101)
-    assert "Bożena Wójcik (poddała się)" in page
-    assert "Jan Kowalski (poddał się)" in page
-    assert "Alex Nowak (rezygnacja)" in page
+    assert "Bożena Wójcik – poddała się" in page
+    assert "Jan Kowalski – poddał się" in page
+    assert "Alex Nowak – rezygnacja" in page
     assert "poddał(a)" not in page
     assert "poddała się" in _seat(page, 0) and "poddał się" in _seat(page, 1)
     assert "rezygnacja" in _seat(page, 2)
