@@ -98,7 +98,7 @@ def grammar(gender: str | None) -> str:
 @cache
 def _gendered_ids(lang: str) -> frozenset[str]:
     """The messages `lang`'s catalogue has per gender (with a "she" context entry)."""
-    catalog: dict[Any, Any] = translations(lang)._catalog  # type: ignore[attr-defined]
+    catalog: dict[Any, Any] = translations(lang)._catalog
     prefix = "she\x04"
     return frozenset(k[len(prefix) :] for k in catalog if type(k) is str and k.startswith(prefix))
 

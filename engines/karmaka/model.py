@@ -60,7 +60,7 @@ class Options(BaseModel):
         default="free_for_all",
         description=tr("Free for all, 2 on 2, or 2 on 1"),
         # What the lobby's form calls each choice (game words, translated by the server).
-        json_schema_extra={"choice_context": "karmaka", "choice_names": MODE_NAMES},
+        json_schema_extra={"choice_context": "karmaka", "choice_names": dict(MODE_NAMES)},
     )
 
 
