@@ -50,6 +50,11 @@ def _seat(page: str, seat: int) -> str:
     return found[1]
 
 
+def _text(html: str) -> str:
+    """The words of a piece of HTML, spaced as read."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def test_seats_bar_speaks_of_each_person_in_their_words() -> None:
     table = _table(2)
     assert table.game is not None
@@ -62,7 +67,7 @@ def test_seats_bar_speaks_of_each_person_in_their_words() -> None:
     assert "na ruchu" in _seat(page, 2) and "bez połączenia 1:02" in _seat(page, 2)
     assert "na ruchu" in _seat(page, 3)
     mine = _page(table, 100)  # Bożena herself
-    assert "(ty)" in _seat(mine, 0) and "twój ruch" in _seat(mine, 0)
+    assert "(ty)" in _text(_seat(mine, 0)) and "▶ twój ruch ↓" in _text(_seat(mine, 0))
     assert "jej ruch" not in _seat(mine, 0) and "jej ruch" not in _seat(page, 1)
 
 
