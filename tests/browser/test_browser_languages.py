@@ -66,7 +66,8 @@ CHROME = (
 own Polish play-through)."""
 
 
-GENERATED = """(sel) => [...document.querySelectorAll(sel)].flatMap(r => [r, ...r.querySelectorAll('*')])
+GENERATED = """(sel) => [...document.querySelectorAll(sel)]
+  .flatMap(r => [r, ...r.querySelectorAll('*')])
   .flatMap(e => ['::before', '::after'].map(p => getComputedStyle(e, p).content))
   .filter(c => c && c !== 'none' && c !== 'normal').join('\\n')"""
 """The text CSS writes into the page (`content` of ::before and ::after) under a selector."""
