@@ -18,7 +18,10 @@ POLISH = {"Accept-Language": "pl-PL,pl;q=0.9"}
 
 async def _stored_gender(server: Server, user_id: int) -> str | None:
     async with app_of(server).state.tables.sessions() as session:
-        return (await session.execute(select(User.gender).where(User.id == user_id))).scalar()
+        gender: str | None = (
+            await session.execute(select(User.gender).where(User.id == user_id))
+        ).scalar()
+        return gender
 
 
 async def test_a_new_guest_chooses_on_the_name_page(server: Server) -> None:
