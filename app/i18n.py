@@ -36,6 +36,10 @@ LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski"}
 DEFAULT = "en"
 COOKIE = "lang"
 
+GENDERS: tuple[str, ...] = ("she", "he", "neutral")
+"""How a person may ask the site to speak of them; each is also the gettext context of the
+messages that name a person's act or state (app/gendered.py)."""
+
 _current: ContextVar[str] = ContextVar("language", default=DEFAULT)
 
 
@@ -85,12 +89,44 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 _ = gettext
 
 
-def fill(message: str, plural: str | None, params: Mapping[str, Any]) -> str:
+def grammar(gender: str | None) -> str:
+    """The gettext context for a person's choice: "she", "he", or "neutral" (also for no
+    choice or an unknown one)."""
+    return gender if gender in GENDERS else "neutral"
+
+
+@cache
+def _gendered_ids(lang: str) -> frozenset[str]:
+    """The messages `lang`'s catalogue has per gender (with a "she" context entry)."""
+    catalog: dict[Any, Any] = translations(lang)._catalog
+    prefix = "she\x04"
+    return frozenset(k[len(prefix) :] for k in catalog if type(k) is str and k.startswith(prefix))
+
+
+def is_gendered(message: str) -> bool:
+    """Whether the current language says `message` differently per person (app/gendered.py)."""
+    return message in _gendered_ids(current())
+
+
+def gendered(gender: str | None, message: str) -> str:
+    """`message` in the current language as it speaks of a person who chose `gender` (the
+    plain message when it has no forms per person)."""
+    if message in _gendered_ids(current()):
+        return pgettext(grammar(gender), message)
+    return gettext(message)
+
+
+def fill(
+    message: str, plural: str | None, params: Mapping[str, Any], gender: str | None = None
+) -> str:
     """An engine's or the app's message in the current language: the translated template
-    (its plural form for `params["count"]`), filled with the parameters, game words (`Term`s)
-    translated too. Seat references (`{p2}`) are left for the table to name."""
+    (its plural form for `params["count"]`; its form for the person's `gender` when it has
+    one), filled with the parameters, game words (`Term`s) translated too. Seat references
+    (`{p2}`) are left for the table to name."""
     if plural is not None:
         text = ngettext(message, plural, int(params.get("count", 0)))
+    elif gender is not None:
+        text = gendered(gender, message)
     else:
         text = gettext(message)
     if not params:
@@ -120,9 +156,23 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return str(translations(current()).npgettext(context, singular, plural, n))
 
 
-def event_text(event: Event) -> str:
-    """A log line in the current language (events stored without params read as they are)."""
-    return fill(event.message, event.plural, event.params)
+def event_text(event: Event, gender_of: Callable[[int], str | None] | None = None) -> str:
+    """A log line in the current language (events stored without params read as they are).
+    A line about a person's act (its `who` is a seat, `{p2}`) takes that person's form:
+    `gender_of(seat)` says how they chose to be spoken of, looked up now, not when the line
+    was stored."""
+    gender = None
+    if gender_of is not None and event.plural is None and is_gendered(event.message):
+        seat = seat_number(event.params.get("who"))
+        gender = gender_of(seat) if seat is not None else "neutral"
+    return fill(event.message, event.plural, event.params, gender)
+
+
+def seat_number(ref: Any) -> int | None:
+    """The seat a `{p2}` reference names (None for anything else)."""
+    if type(ref) is str and ref.startswith("{p") and ref.endswith("}") and ref[2:-1].isdigit():
+        return int(ref[2:-1])
+    return None
 
 
 def N_(message: str) -> str:

@@ -93,6 +93,9 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
             kind = "int"
         else:
             kind = "text"
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        named: Any = extra.get("choice_names") or {}
+        context = extra.get("choice_context")
         fields.append(
             {
                 "name": name,
@@ -100,6 +103,12 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
                 "kind": kind,
                 "default": info.default,
                 "choices": choices if kind == "choice" else [],
+                # Each choice's name as a game word (the engine's `choice_names`), else as is.
+                "choice_names": {
+                    c: Term(str(named[c]), str(context) if context else None)
+                    for c in choices
+                    if c in named
+                },
             }
         )
     return fields

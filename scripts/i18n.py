@@ -62,8 +62,25 @@ def run(*args: str) -> None:
         CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
+def add_gendered(pot: Path) -> None:
+    """Give each message of `app.gendered.GENDERED` one entry per choice in `pot` (its
+    gettext context "she", "he", "neutral"): templates read them through a variable
+    (`gendered(s.grammar, …)`), which no extractor can follow."""
+    from app.gendered import GENDERED
+    from app.i18n import GENDERS
+
+    with pot.open("rb") as f:
+        catalog = read_po(f)
+    for message in GENDERED:
+        for gender in GENDERS:
+            catalog.add(message, context=gender, locations=[("app/gendered.py", 1)])
+    with pot.open("wb") as f:
+        write_po(f, catalog, width=0, sort_by_file=True)
+
+
 def main() -> None:
     run(*extract_args(POT))
+    add_gendered(POT)
     for lang in LANGUAGES:
         po = LOCALES / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():

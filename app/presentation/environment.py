@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
+from app.gendered import GENDER_CHOICES
 from app.i18n import N_
 from app.presentation.jinja_hooks import PLAIN_CALLS, CollapseIndentation, FastEnvironment, pure
 from engines import ENGINES, REGISTRY
@@ -38,6 +39,7 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
+templates.env.globals["gender_choices"] = GENDER_CHOICES
 
 
 def has_screen(game_id: str) -> bool:
@@ -113,8 +115,26 @@ def _npgettext(context: str, singular: str, plural: str, num: int, **variables: 
     return Markup(i18n.npgettext(context, singular, plural, num)) % variables
 
 
+def _gendered(grammar: str | None, message: str, **variables: Any) -> Markup:
+    """`gendered(s.grammar, "to act")`: the message as it speaks of a person who chose
+    `grammar` (app/gendered.py lists the messages that have a form per choice); cached like
+    `_()`. Not a gettext keyword: the catalogues get its forms from app/gendered.py."""
+    if variables:
+        return Markup(i18n.gendered(grammar, message)) % variables
+    key = (i18n.current(), "gendered", str(grammar), message)
+    cached = _TRANSLATED.get(key)
+    if cached is None:
+        cached = _translated(key, lambda: i18n.gendered(grammar, message))
+    return cached
+
+
 templates.env.globals.update(
-    gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext
+    gettext=_gettext,
+    _=_gettext,
+    ngettext=_ngettext,
+    pgettext=_pgettext,
+    npgettext=_npgettext,
+    gendered=_gendered,
 )
 
 # ---- Helpers templates call ------------------------------------------------------------------
@@ -205,6 +225,7 @@ def phrase(data: dict[str, Any] | None) -> str:
 
 
 templates.env.globals["phrase"] = phrase
+templates.env.globals["term_text"] = i18n.term
 templates.env.globals["describe_agent"] = identity.describe_agent
 templates.env.filters["phrase"] = phrase
 

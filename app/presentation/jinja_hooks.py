@@ -41,7 +41,9 @@ from markupsafe import Markup, escape
 
 from app import i18n
 
-PLAIN_CALLS = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext", "mine", "own"})
+PLAIN_CALLS = frozenset(
+    {"_", "gettext", "ngettext", "pgettext", "npgettext", "gendered", "mine", "own"}
+)
 """Globals that templates call as plain Python functions: each takes no Jinja context and
 returns Markup (the translations; `mine()` and `own()` of the shared board, ~20 calls per
 board). `app.presentation.environment` checks that none of them takes Jinja's context."""

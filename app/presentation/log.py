@@ -23,14 +23,24 @@ _words: WeakKeyDictionary[LogKey, dict[tuple[Any, ...], Lines]] = WeakKeyDiction
 extended as the log grows (a new move adds its own lines only)."""
 
 
-def _names_now(snapshot: Snapshot) -> tuple[dict[Seat, str], tuple[tuple[Seat, str], ...]]:
-    """(names by seat, the same as a sorted tuple) in the current language."""
+Names = tuple[dict[Seat, str], tuple[tuple[Seat, str, str], ...]]
+
+
+def _names_now(snapshot: Snapshot) -> Names:
+    """(names by seat, (seat, name, grammar) sorted by seat) in the current language: what
+    the log's texts are made from besides the language (`grammar`: how each seat's person
+    is spoken of, "she", "he" or "neutral")."""
     kept = cache.for_snapshot(snapshot)
     key = ("names", i18n.current())
-    names: tuple[dict[Seat, str], tuple[tuple[Seat, str], ...]] | None = kept.get(key)
+    names: Names | None = kept.get(key)
     if names is None:
         by_seat = {seat: info.shown_name for seat, info in snapshot.seats.items()}
-        names = kept[key] = (by_seat, tuple(sorted(by_seat.items())))
+        names = kept[key] = (
+            by_seat,
+            tuple(
+                (seat, by_seat[seat], info.grammar) for seat, info in sorted(snapshot.seats.items())
+            ),
+        )
     return names
 
 
@@ -52,9 +62,10 @@ def fill_names(snapshot: Snapshot, text: str) -> str:
 
 
 def basis(snapshot: Snapshot) -> tuple[Any, ...] | None:
-    """What the log's texts are made from: the game, the language and the names. A client
-    that was sent lines on the same basis may be sent only the newer ones; on another (a seat
-    renamed, a bot sat down, another language) it needs them all again."""
+    """What the log's texts are made from: the game, the language and the names (and how
+    each person is spoken of). A client that was sent lines on the same basis may be sent
+    only the newer ones; on another (a seat renamed, a bot sat down, another language) it
+    needs them all again."""
     game = snapshot.game
     if game is None:
         return None
@@ -129,6 +140,13 @@ def _lines(snapshot: Snapshot, game: GameFrame) -> Lines:
             by_basis.clear()
         lines = by_basis[key] = ([], [])
     made = lines[0]
-    for _, event in game.log[len(made) : game.log_len]:
-        made.append(fill_names(snapshot, i18n.event_text(event)))
+    if len(made) < game.log_len:
+        seats = snapshot.seats
+
+        def gender_of(seat: Seat) -> str:
+            info = seats.get(seat)
+            return info.grammar if info is not None else "neutral"
+
+        for _, event in game.log[len(made) : game.log_len]:
+            made.append(fill_names(snapshot, i18n.event_text(event, gender_of)))
     return lines

@@ -25,6 +25,8 @@ def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
         "online": s in online,
         "bot": info.bot_level if info else None,
         "control": info.control if info else None,
+        # How the site speaks of the seat's person: "she", "he" or "neutral" (bots too).
+        "grammar": info.grammar if info else "neutral",
         "offline_for": snap.offline_for(s) if info and not info.is_bot else None,
         "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
     }
@@ -116,11 +118,13 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
 
 
 def standing_names(snap: Snapshot) -> dict[int, str]:
-    """Names as the boards show them: a resigned player's marked so (bots are named "Bot")."""
+    """Names as the boards show them: a resigned player's marked so, in the words the
+    person chose (bots are named "Bot")."""
     names = {}
     for seat, info in snap.seats.items():
         if info.control == "resigned":
-            names[seat] = i18n.gettext("%(name)s (resigned)") % {"name": info.shown_name}
+            said = i18n.gendered(info.grammar, "%(name)s (resigned)")
+            names[seat] = said % {"name": info.shown_name}
         else:
             names[seat] = info.shown_name
     return names

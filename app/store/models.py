@@ -39,6 +39,9 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     language: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
+    gender: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
+    """How the site speaks of the person: "she", "he" or "neutral" (None: not chosen, read
+    as neutral wording; see app/i18n.py `GENDERS`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -37,6 +37,11 @@ async def set_language(session: AsyncSession, user_id: int, lang: str) -> None:
     await session.execute(update(User).where(User.id == user_id).values(language=lang))
 
 
+async def set_gender(session: AsyncSession, user_id: int, gender: str | None) -> None:
+    """Keep how a person wants the site to speak of them (she, he, neutral; None: unsaid)."""
+    await session.execute(update(User).where(User.id == user_id).values(gender=gender))
+
+
 def new_device_id() -> str:
     """A new device's id (what its cookie carries, signed)."""
     return secrets.token_urlsafe(18)
@@ -139,7 +144,7 @@ async def new_guest_at_once(
 ) -> User:
     """A new guest signed in on a new device, in one autocommit statement; the guest's row
     as stored (a detached object)."""
-    user = User(name=name, language=None, created_at=utcnow())
+    user = User(name=name, language=None, gender=None, created_at=utcnow())
     user.id = await conn.fetchval(
         _NEW_GUEST_AT_ONCE, name, user.created_at, device_id, agent[:160], now
     )

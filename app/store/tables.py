@@ -45,6 +45,14 @@ class SeatInfo:
     name: str
     bot_level: str | None = None
     control: str | None = None
+    gender: str | None = None
+    """How the person chose to be spoken of ("she", "he", "neutral"; None: not chosen)."""
+
+    @property
+    def grammar(self) -> str:
+        """The gettext context of messages about this seat's person: "she", "he", or
+        "neutral" (a bot, or a person who did not choose)."""
+        return i18n.grammar(None if self.bot_level is not None else self.gender)
 
     @property
     def shown_name(self) -> str:
@@ -108,7 +116,14 @@ def seat_of(seats: Mapping[int, SeatInfo], user_id: int | None) -> int | None:
 async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
     """The occupied seats of a room, in seat order."""
     result = await session.execute(
-        select(SeatRow.seat, SeatRow.user_id, User.name, SeatRow.bot_level, SeatRow.control)
+        select(
+            SeatRow.seat,
+            SeatRow.user_id,
+            User.name,
+            SeatRow.bot_level,
+            SeatRow.control,
+            User.gender,
+        )
         .outerjoin(User, User.id == SeatRow.user_id)
         .where(SeatRow.room_id == room_id)
         .order_by(SeatRow.seat)
@@ -120,8 +135,9 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             name if uid is not None else bot_name(seat, level or "normal"),
             level,
             control,
+            gender,
         )
-        for seat, uid, name, level, control in result.all()
+        for seat, uid, name, level, control, gender in result.all()
     ]
 
 
@@ -337,7 +353,8 @@ async def create_table_at_once(
 
 
 _ROOM_NOW = """
-SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control
+SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control,
+    users.gender
 FROM rooms
 LEFT JOIN seats ON seats.room_id = rooms.id
 LEFT JOIN users ON users.id = seats.user_id
@@ -357,7 +374,12 @@ async def table_now_at_once(
         return None
     seats = {
         r[1]: SeatInfo(
-            r[1], r[2], r[3] if r[2] is not None else bot_name(r[1], r[4] or "normal"), r[4], r[5]
+            r[1],
+            r[2],
+            r[3] if r[2] is not None else bot_name(r[1], r[4] or "normal"),
+            r[4],
+            r[5],
+            r[6],
         )
         for r in rows
         if r[1] is not None

@@ -30,7 +30,11 @@ class Control(Collaborator):
             seat = self._playing_seat(user_id)
             control = table.seats[seat].control
             if control == "resigned":
-                raise Refusal("resigned", N_("You resigned from this game."))
+                raise Refusal(
+                    "resigned",
+                    N_("You resigned from this game."),
+                    gender=table.seats[seat].grammar,
+                )
             if on and control is None:
                 await self.set(seat, "autopilot", N_("%(who)s lets a bot play for them."))
             elif not on and control in ("autopilot", "away"):
@@ -43,7 +47,9 @@ class Control(Collaborator):
         async with table.lock:
             seat = self._playing_seat(user_id)
             if table.seats[seat].control == "resigned":
-                raise Refusal("resigned", N_("You have already resigned."))
+                raise Refusal(
+                    "resigned", N_("You have already resigned."), gender=table.seats[seat].grammar
+                )
             await self.set(seat, "resigned", N_("%(who)s resigned; a bot finishes their game."))
             table.bots.kick()
 

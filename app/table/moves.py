@@ -48,7 +48,11 @@ class Moves(Collaborator):
             if seat is None:
                 raise Refusal("spectator", N_("Spectators cannot play; take a seat first."))
             if table.seats[seat].control == "resigned":
-                raise Refusal("resigned", N_("You resigned; a bot finishes your game."))
+                raise Refusal(
+                    "resigned",
+                    N_("You resigned; a bot finishes your game."),
+                    gender=table.seats[seat].grammar,
+                )
             if not game.prompt_version.get(seat, 0) <= msg.version <= game.version:
                 raise Refusal(
                     "stale",
@@ -56,6 +60,7 @@ class Moves(Collaborator):
                         "The table has moved on (you saw version %(seen)s, it is at %(now)s); "
                         "here is the current state."
                     ),
+                    gender=table.seats[seat].grammar,
                     seen=msg.version,
                     now=game.version,
                 )

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks, identity
+from app.i18n import GENDERS
 from app.metrics import Live
 from app.realtime.connection import Connection
 from app.realtime.devices import DeviceSockets
@@ -133,6 +134,10 @@ class Tables:
             return
         if kind == "rename":
             self._renamed_here(int(msg["u"]), str(msg["n"]))
+            return
+        if kind == "gender":
+            gender = msg.get("g")
+            self._seats_changed_here(int(msg["u"]), gender=gender if gender in GENDERS else None)
             return
         if kind == "person":
             self.known.forget(int(msg["u"]))
@@ -337,15 +342,27 @@ class Tables:
             gone = await people.revoked_among(session, open_devices)
         self.sockets.sign_out(gone)
 
+    def regendered(self, user_id: int, gender: str | None) -> None:
+        """A person changed how the site speaks of them (she, he, neutral): every live table
+        they sit at draws its pages and log again (a new revision), in every process."""
+        self._seats_changed_here(user_id, gender=gender)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "gender", "u": user_id, "g": gender})
+
     def _renamed_here(self, user_id: int, name: str) -> None:
+        self._seats_changed_here(user_id, name=name)
+        self._lobby_here()
+
+    def _seats_changed_here(self, user_id: int, **changes: Any) -> None:
+        """The person's seats at this process's live tables take `changes` (name, gender);
+        each such table has a new revision, so its cached pages are drawn again."""
         self.known.forget(user_id)
         for table in self.live():
             seat = table.seat_of(user_id)
             if seat is not None:
-                table.seats[seat] = replace(table.seats[seat], name=name)
+                table.seats[seat] = replace(table.seats[seat], **changes)
                 table.revision += 1
                 table.broadcast("state")
-        self._lobby_here()
 
     def lobby_changed(self) -> None:
         """The table list changed (a table was created): tell every lobby connection, in

@@ -42,7 +42,8 @@ class Rematcher(Collaborator):
                     for s, info in table.seats.items()
                     if info.bot_level is not None
                 ]
-                created = [tables.SeatInfo(seat, user_id, table.seats[seat].name), *bots]
+                me = table.seats[seat]
+                created = [tables.SeatInfo(seat, user_id, me.name, gender=me.gender), *bots]
                 fields: dict[str, Any] = {
                     "host_id": user_id,
                     "game_id": table.game_id,

@@ -66,7 +66,9 @@ class Seating(Collaborator):
         super().__init__(table)
 
     @judged_again
-    async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:
+    async def join(
+        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+    ) -> Seat:
         """Take a free seat (the first one if none is named)."""
         table = self.table
         async with table.lock:
@@ -88,7 +90,7 @@ class Seating(Collaborator):
             await self._write(
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
-            table.seats[seat] = tables.SeatInfo(seat, user_id, name)
+            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender)
             table.changed("join")
             return seat
 

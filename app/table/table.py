@@ -208,9 +208,12 @@ class Table:
 
     # ---- what people do (each handled by its collaborator) ------------------------------------
 
-    async def join(self, user_id: int, name: str, seat: Seat | None = None) -> Seat:
-        """Take a free seat (the first one if none is named)."""
-        return await self.seating.join(user_id, name, seat)
+    async def join(
+        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+    ) -> Seat:
+        """Take a free seat (the first one if none is named); `gender`: how the person
+        chose to be spoken of."""
+        return await self.seating.join(user_id, name, seat, gender)
 
     async def leave(self, user_id: int) -> None:
         """Give up a seat before the start."""

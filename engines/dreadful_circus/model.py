@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng
+from engines.core import ActionModel, Rng, tr
 
 Phase = Literal[
     "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
@@ -29,7 +29,7 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    draft: bool = Field(default=False, description="Draft the starting hands")
+    draft: bool = Field(default=False, description=tr("Draft the starting hands"))
 
 
 class Prompt(BaseModel):

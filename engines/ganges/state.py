@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import Rng
+from engines.core import Rng, tr
 
 
 class Options(BaseModel):
@@ -20,7 +20,7 @@ class Options(BaseModel):
 
     night_side_up: bool = Field(
         default=False,
-        description="Score-track cards start night side up: bonuses visible, any order",
+        description=tr("Score-track cards start night side up: bonuses visible, any order"),
     )
 
 

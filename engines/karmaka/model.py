@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng, Seat, tr
+from engines.core import ActionModel, Rng, Seat, tr, trc
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
@@ -43,13 +43,25 @@ PromptKind = Literal[
     "spite_pick",
 ]
 
+MODE_NAMES: dict[str, str] = {
+    "free_for_all": trc("karmaka", "free for all"),
+    "teams_2v2": trc("karmaka", "teams of two (2 on 2)"),
+    "big_bad_wolf_2v1": trc("karmaka", "big bad wolf (2 on 1)"),
+}
+"""Each mode's name (a Karmaka game word)."""
+
 
 class Options(BaseModel):
     """Table options: the game mode (2v2 needs 4 players, 2-on-1 needs 3)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    mode: Mode = Field(default="free_for_all", description=tr("Free for all, 2 on 2, or 2 on 1"))
+    mode: Mode = Field(
+        default="free_for_all",
+        description=tr("Free for all, 2 on 2, or 2 on 1"),
+        # What the lobby's form calls each choice (game words, translated by the server).
+        json_schema_extra={"choice_context": "karmaka", "choice_names": dict(MODE_NAMES)},
+    )
 
 
 # ---- actions ------------------------------------------------------------------------------------

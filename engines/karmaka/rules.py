@@ -31,7 +31,6 @@ from engines.core import (
     forms,
     rank_by,
     tr,
-    trc,
     who,
 )
 from engines.karmaka.abilities import (
@@ -55,6 +54,7 @@ from engines.karmaka.cards import (
     WOLF,
 )
 from engines.karmaka.model import (
+    MODE_NAMES,
     Accept,
     Action,
     AnyAction,
@@ -95,11 +95,6 @@ from engines.karmaka.table import (
     threshold,
 )
 
-MODE_NAMES: dict[str, str] = {
-    "free_for_all": trc("karmaka", "free for all"),
-    "teams_2v2": trc("karmaka", "teams of two (2 on 2)"),
-    "big_bad_wolf_2v1": trc("karmaka", "big bad wolf (2 on 1)"),
-}
 MODE_PLAYERS: dict[str, tuple[int, ...]] = {
     "free_for_all": (2, 3, 4),
     "teams_2v2": (4,),

@@ -93,7 +93,7 @@
     });
     document.querySelectorAll("[data-offline-since]").forEach(function (el) {
       const now = serverNow(el);
-      if (now !== null) el.textContent = t("disconnected") + " " + mmss(now - parseFloat(el.dataset.offlineSince));
+      if (now !== null) el.textContent = (el.dataset.label || t("disconnected")) + " " + mmss(now - parseFloat(el.dataset.offlineSince));
     });
     document.querySelectorAll("[data-enable-at]").forEach(function (el) {
       const now = serverNow(el);

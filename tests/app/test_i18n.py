@@ -262,3 +262,16 @@ def test_printed_values_are_escaped_as_markupsafe_does() -> None:
     assert "from app.presentation.jinja_hooks import escape_output as escape" in code
     page = templates.env.from_string("{% for x in xs %}[{{ x }}]{% endfor %}")
     assert page.render(xs=values) == "".join(f"[{escape(v)}]" for v in values)
+
+
+def test_stylesheets_write_no_words() -> None:
+    """CSS `content` never holds words (they cannot be translated there): a badge's text is in
+    the HTML, through the catalogue (issue 33: Ganges' "✓ chosen")."""
+    content = re.compile(r"content:\s*(\"[^\"]*\"|'[^']*')")
+    worded = [
+        (path.name, text)
+        for path in (ROOT / "static" / "css").rglob("*.css")
+        for text in content.findall(path.read_text())
+        if re.search(r"[^\W\d_]{2,}", text)
+    ]
+    assert not worded, worded

@@ -54,10 +54,26 @@ CHROME = (
 own Polish play-through)."""
 
 
+GENERATED = """(sel) => [...document.querySelectorAll(sel)]
+  .flatMap(r => [r, ...r.querySelectorAll('*')])
+  .flatMap(e => ['::before', '::after'].map(p => getComputedStyle(e, p).content))
+  .filter(c => c && c !== 'none' && c !== 'normal').join('\\n')"""
+"""The text CSS writes into the page (`content` of ::before and ::after) under a selector."""
+
+OPTIONS = """(sel) => [...document.querySelectorAll(sel)].flatMap(r => [...r.querySelectorAll(
+  'option, .game-options label, .game-options legend, .game-options .hint')])
+  .map(e => e.textContent).join('\\n')"""
+"""Option labels, hidden ones too (the lobby's forms of the games not chosen yet)."""
+
+
 async def english_on(page: Any, messages: list[str], where: str = CHROME) -> list[str]:
+    """The English-only messages shown under `where`: its text, the text CSS generates, option
+    labels (hidden ones too), and `aria-label`, `title` and `placeholder` attributes."""
     text: str = await page.evaluate(
         "(sel) => [...document.querySelectorAll(sel)].map(e => e.innerText).join('\\n')", where
     )
+    text += "\n" + await page.evaluate(GENERATED, where)
+    text += "\n" + await page.evaluate(OPTIONS, where)
     labels: str = await page.evaluate(
         "(sel) => [...document.querySelectorAll(sel)].flatMap(r => [r, ...r.querySelectorAll("
         "'[aria-label],[title],[placeholder]')]).map(e => [e.getAttribute('aria-label'), "
@@ -80,6 +96,10 @@ async def test_a_polish_browser_reads_polish(web: h.Web) -> None:
     await h.choose_name(page, "Zoë Łucja")
     await expect(page.get_by_role("heading", name="Załóż stół")).to_be_visible()
     assert await english_on(page, messages) == []
+    # Every game's lobby options, the hidden forms too: Karmaka's modes by name.
+    options = await page.evaluate(OPTIONS, "main.lobby")
+    assert "każdy na każdego" in options, options
+    assert "free for all" not in options and "big bad wolf" not in options
     await h.shot(page, "pl_lobby_laptop")
 
     await page.fill("#seats", "3")

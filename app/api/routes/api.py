@@ -102,7 +102,7 @@ async def new_table(
         store=tables.store,
     )
     await session.commit()
-    tables.adopt(room, [SeatInfo(0, user.id, user.name)])
+    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender)])
     tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return {"slug": room.slug, "invite_code": room.invite_code, "url": url}
@@ -117,7 +117,7 @@ async def table(table: TableDep, user: UserDep) -> dict[str, Any]:
 @router.post("/tables/{slug}/join")
 async def join(table: InvitedTable, user: RequiredUser, seat: int | None = None) -> dict[str, Any]:
     """Take a seat (the first free one unless `seat` is given)."""
-    return {"seat": await table.join(user.id, user.name, seat)}
+    return {"seat": await table.join(user.id, user.name, seat, user.gender)}
 
 
 @router.post("/tables/{slug}/leave")

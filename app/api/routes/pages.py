@@ -67,9 +67,12 @@ async def name_form(request: Request, user: UserDep, next: str = "/") -> Respons
 async def name_submit(
     request: Request, session: SessionDep, user: UserDep, tables: TablesDep
 ) -> Response:
-    """Store the name in the signed cookie and go on; `sit=N` in the target takes that seat."""
+    """Store the name (and how the person wants to be spoken of) and go on; `sit=N` in the
+    target takes that seat."""
     form = await request.form()
     target = _safe_next(str(form.get("next", "/")))
+    asked = str(form.get("gender", ""))
+    gender = asked if asked in i18n.GENDERS else None
     try:
         name = clean_name(str(form.get("name", "")))
         uid = await name_guest(request, session, user, tables, name)
@@ -77,7 +80,14 @@ async def name_submit(
         # A name that will not do is a 422 here as in the API (`app.names`); a spent
         # creation budget keeps its 429.
         return _name_page(request, user, target, exc.message, exc.status)
-    return RedirectResponse(await _sit_from_target(tables, uid, name, target), status_code=303)
+    if gender is not None and (user is None or user.gender != gender):
+        await people.set_gender(session, uid, gender)
+        await session.commit()
+        tables.regendered(uid, gender)
+    if gender is None and user is not None:
+        gender = user.gender  # left as it was
+    target = await _sit_from_target(tables, uid, name, target, gender)
+    return RedirectResponse(target, status_code=303)
 
 
 @router.post("/lang")
@@ -99,7 +109,9 @@ async def choose_language(
     return response
 
 
-async def _sit_from_target(tables: TablesDep, user_id: int, name: str, target: str) -> str:
+async def _sit_from_target(
+    tables: TablesDep, user_id: int, name: str, target: str, gender: str | None
+) -> str:
     """A table target carrying `sit=N` (a seat asked for before choosing a name): take that
     seat if it is still free, and return the target without it."""
     url = urlsplit(target)
@@ -112,7 +124,7 @@ async def _sit_from_target(tables: TablesDep, user_id: int, name: str, target: s
     try:
         table = await find_table(tables, match.group(1), user_id, query.get("code", [None])[0])
         if table.seat_of(user_id) is None:
-            await table.join(user_id, name, int(sit))
+            await table.join(user_id, name, int(sit), gender)
     except Refusal:
         pass  # taken meanwhile or started: the table page shows what is free
     return clean
@@ -172,7 +184,7 @@ async def create_from_form(
         await session.commit()
     except Refusal as exc:
         return await _lobby_page(request, session, user, tables, exc.message, exc.status)
-    tables.adopt(room, [SeatInfo(0, user.id, user.name)])
+    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender)])
     tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return RedirectResponse(url, status_code=303)
@@ -234,11 +246,11 @@ async def sit_page(
         table = await find_table(tables, slug, user.id, code)
         if table.seat_of(user.id) is None:
             try:
-                await table.join(user.id, user.name, seat)
+                await table.join(user.id, user.name, seat, user.gender)
             except Refusal as exc:
                 if exc.code != "seat_taken":
                     raise
-                await table.join(user.id, user.name, None)
+                await table.join(user.id, user.name, None, user.gender)
     except Refusal:
         pass  # the table page says what is wrong (full, started, private)
     tables.lobby_changed()

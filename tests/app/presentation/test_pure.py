@@ -161,6 +161,7 @@ def test_pages_read_the_same_as_when_every_drawing_is_made_afresh(
     for a, b in zip(kept, afresh, strict=True):
         assert a == b
     joined = "".join(kept)
-    assert "disconnected 1:15" in joined and "rozłączony 1:15" in joined
+    # People who have not chosen how to be spoken of read in neutral words (issue 33).
+    assert "disconnected 1:15" in joined and "bez połączenia 1:15" in joined
     assert "disconnected 1:22" in joined  # the same seat read 7.3 s later
     assert 'class="clock running"' in joined

@@ -611,3 +611,26 @@ async def test_a_sign_out_missed_while_the_bus_was_cut_off_still_closes_the_sock
     assert code == CLOSE_SIGNED_OUT
     for client in (laptop, phone):
         await client.aclose()
+
+
+async def test_a_choice_of_words_made_through_one_process_reaches_the_others_table(
+    pair: tuple[Server, Server, str],
+) -> None:
+    """How a person wants to be spoken of (issue 33), changed through one process: the table
+    they sit at in the other process takes it too, with a new revision (its pages and log are
+    drawn again)."""
+    one, two, _ = pair
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo", "Cy"])
+    slug = table["slug"]
+    try:
+        there = await hub_of_loaded(two, slug)
+        assert there.seats[0].grammar == "neutral"
+        before = there.revision
+        r = await players[0].http.post("/name", data={"name": "Ala", "gender": "she"})
+        assert r.status_code == 303
+        await wait_until(lambda: there.seats[0].gender == "she")
+        assert there.revision > before
+        assert table_of(app_of(one), slug).seats[0].gender == "she"
+    finally:
+        for p in players:
+            await p.close()
