@@ -74,7 +74,9 @@ def test_rewriting_the_links_after_an_edit_changes_the_head() -> None:
     edited = copy.deepcopy(export)
     edited["actions"][i]["action"]["copper"] += 1
     moves = [(m["seat"], m["action"]) for m in edited["actions"]]
-    for move, link in zip(edited["actions"], chain.chain_links(edited["commitment"], moves)):
+    for move, link in zip(
+        edited["actions"], chain.chain_links(edited["commitment"], moves), strict=True
+    ):
         move["chain"] = link
     report = verify.verify(edited)
     assert [p.text for p in report.problems][:1] == [

@@ -27,7 +27,7 @@ def finished_export(game_id: str, seed_of_play: int = 3, *, chained: bool = True
     n = engine.spec.min_players
     state = engine.setup(n, engine.parse_options({}), seed).state
     rng = random.Random(seed_of_play)
-    actions = []
+    actions: list[dict[str, Any]] = []
     for _ in range(20_000):
         if engine.outcome(state) is not None:
             break
