@@ -1,9 +1,7 @@
 """The move chain: a game keeps the head of the chain over its moves (engines/chain.py).
 Games from before it have none and export in the format from before the chain.
 
-Revision ID: 0010
-Revises: 0009
-Create Date: 2026-11-27
+Created 2026-11-27.
 """
 
 import sqlalchemy as sa
