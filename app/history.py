@@ -1,5 +1,6 @@
-"""Finished games live on: a game's export (every action with its seat, the revealed secret and
-its commitment) and its server-side verification (engines/verify.py, run on the export)."""
+"""Finished games live on: a game's export (every action with its seat and its link of the move
+chain, the revealed secret and its commitment) and its server-side verification
+(engines/verify.py, run on the export)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from app.store import games, history, people, tables
 from app.store.models import Game
 from app.store.moves import game_moves
 from app.table import Table
-from engines import REGISTRY, safe_json, verify
+from engines import REGISTRY, chain, safe_json, verify
 from engines.core import GameError
 
 
@@ -29,15 +30,25 @@ async def _finished_game(session: AsyncSession, table: Table, not_yet: str) -> G
 
 
 async def export_game(session: AsyncSession, table: Table) -> dict[str, Any]:
-    """The finished game as a self-contained JSON document (format `stolik-game/1`); refused
-    while it runs, since the secret and the final state would show hidden cards."""
+    """The finished game as a self-contained JSON document (format `stolik-game/2`: every
+    move with its link of the move chain; `stolik-game/1` for a game from before the chain);
+    refused while it runs, since the secret and the final state would show hidden cards.
+
+    The links are computed here from the stored moves and the commitment; the head is the one
+    stored with the game (shown at the table after each move), so moves changed in the
+    database since are caught by the verifier at the end of the chain."""
     game = await _finished_game(
         session, table, N_("The game is not over yet: its record is shown once it has ended.")
     )
     moves = await game_moves(session, game.id)
     scheme = "v2" if game.seed_secret is not None else "v1"
+    actions = [{"seat": m.seat, "action": m.action} for m in moves]
+    if game.chain_head is not None:
+        links = chain.chain_links(game.seed_commitment, ((m.seat, m.action) for m in moves))
+        for move, link in zip(actions, links, strict=True):
+            move["chain"] = link
     export: dict[str, Any] = {
-        "format": verify.FORMAT,
+        "format": verify.FORMAT if game.chain_head is not None else verify.FORMAT_BEFORE_CHAIN,
         "engine": game.engine,
         "rules_version": game.rules_version,
         "options": game.options,
@@ -54,7 +65,7 @@ async def export_game(session: AsyncSession, table: Table) -> dict[str, Any]:
         "commitment_scheme": scheme,
         "commitment": game.seed_commitment,
         "seed": game.seed,
-        "actions": [{"seat": m.seat, "action": m.action} for m in moves],
+        "actions": actions,
         "final_snapshot": game.snapshot,
         "result": game.result,
         "finished_at": game.updated_at.isoformat() if game.updated_at else None,
@@ -62,6 +73,9 @@ async def export_game(session: AsyncSession, table: Table) -> dict[str, Any]:
     if scheme == "v2":
         export["salt"] = game.seed_salt
         export["secret"] = game.seed_secret
+    if game.chain_head is not None:
+        export["chain_scheme"] = chain.SCHEME
+        export["move_chain"] = game.chain_head
     return export
 
 
@@ -259,6 +273,8 @@ async def import_game(session: AsyncSession, importer_id: int, export: dict[str,
             seed_secret=str(export["secret"]) if scheme == "v2" else None,
             seed_salt=str(export["salt"]) if scheme == "v2" else None,
             rules_version=str(export.get("rules_version") or "1"),
+            # Verified above: the chain's head, kept so that the game exports as it came.
+            chain_head=str(export["move_chain"]) if export["format"] == verify.FORMAT else None,
         ),
     )
     await history.store_imported_moves(

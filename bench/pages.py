@@ -59,6 +59,7 @@ def offline_table(engine: Engine[Any, Any, Any], state: Any, players: int) -> Ta
         version=7,
         seed=0,
         seed_commitment="c" * 64,
+        chain_head="d" * 64,
         log=[],
         prompt_version=dict.fromkeys(range(players), 7),
     )

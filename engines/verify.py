@@ -14,6 +14,12 @@ commitment was shown then, and no other secret gives it) and that the recorded m
 the recorded end. It does not prove that the server chose the secret at random, nor that it did
 not show the secret to someone during the game.
 
+Since format 2 every move is bound by the move chain (engines/chain.py): the export carries each
+move's link and the head, and a move that does not match its link is named ("move 17 does not
+match the chain") even when the replay would not notice the change (the contents of a refused
+bid change nothing in the end). Exports of format 1 (games from before the chain) still verify,
+by the replay alone.
+
 Games started before commitments had a salt (scheme "v1") committed to SHA-256 of "stolik:<seed>";
 they verify the same way with the seed as their secret.
 """
@@ -27,10 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engines import REGISTRY, safe_json
+from engines import REGISTRY, chain, safe_json
 from engines.core import GameError, Phrase, tr
 
-FORMAT = "stolik-game/1"
+FORMAT = "stolik-game/2"
+"""The format of exports made now: every move carries its link of the move chain."""
+FORMAT_BEFORE_CHAIN = "stolik-game/1"
+"""Exports of games from before the move chain (and of games started before it)."""
 SEED_BITS = 62
 
 
@@ -67,7 +76,7 @@ class Report:
 def verify(export: dict[str, Any]) -> Report:
     """Check an export: format, commitment, seed, and a full replay to the stored end."""
     report = Report()
-    if export.get("format") != FORMAT:
+    if export.get("format") not in (FORMAT, FORMAT_BEFORE_CHAIN):
         report.problems.append(
             Phrase(tr("Not a Stolik game export (format %(format)s)."), {"format": FORMAT})
         )
@@ -104,6 +113,17 @@ def verify(export: dict[str, Any]) -> Report:
             report.problems.append(Phrase(tr("The commitment does not match the seed.")))
     else:
         report.problems.append(Phrase(tr("Unknown commitment scheme.")))
+    if export.get("format") == FORMAT:
+        _check_chain(export, report)
+    else:
+        report.notes.append(
+            Phrase(
+                tr(
+                    "An export from before the move chain: its moves are checked by the "
+                    "replay alone."
+                )
+            )
+        )
     if not isinstance(seed, int):
         report.problems.append(Phrase(tr("The seed is missing.")))
         return report
@@ -137,6 +157,29 @@ def verify(export: dict[str, Any]) -> Report:
     return report
 
 
+def _check_chain(export: dict[str, Any], report: Report) -> None:
+    """Every move's link of the move chain, recomputed from the commitment, must be the one
+    the export gives, and the last the export's head; the first move that breaks it is named."""
+    if export.get("chain_scheme") != chain.SCHEME:
+        report.problems.append(Phrase(tr("Unknown move chain scheme.")))
+        return
+    moves = export.get("actions")
+    link = chain.chain_start(str(export.get("commitment")))
+    for version, move in enumerate(moves if isinstance(moves, list) else [], start=1):
+        try:
+            link = chain.chain_link(link, version, move["seat"], move["action"])
+            matches = isinstance(move["seat"], int) and move.get("chain") == link
+        except (KeyError, TypeError, ValueError, RecursionError):
+            matches = False
+        if not matches:
+            report.problems.append(
+                Phrase(tr("Move %(move)s does not match the move chain."), {"move": version})
+            )
+            return
+    if export.get("move_chain") != link:
+        report.problems.append(Phrase(tr("The head of the move chain does not match the moves.")))
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
@@ -166,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
             f"verified: {export['engine']}, {report.moves} moves replayed from the committed "
             f"seed; commitment {export['commitment']}"
         )
+        if export.get("move_chain"):
+            print(f"move chain head {export['move_chain']} (compare it with the table's)")
         return 0
     for problem in report.problems:
         print(f"FAILED: {problem.text}")

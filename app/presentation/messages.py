@@ -110,6 +110,9 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "takeover_after": snap.takeover_after,
         "to_act": sorted(game.acting) if game else [],
         "seed_commitment": game.seed_commitment if game else None,
+        # The head of the move chain, new after every move (engines/chain.py): compare it
+        # with an export's `move_chain`.
+        "move_chain": game.chain_head if game else None,
         "seed": game.seed if game and game.over else None,
         # Revealed at the end only: with them anyone can check the shuffle (engines/verify.py).
         "seed_secret": game.seed_secret if game and game.over else None,

@@ -56,6 +56,21 @@ def board_for(snap: Snapshot, seat: int | None, view: Any) -> Markup:
 _WAITING = frozenset({"open", "closed"})
 
 
+def chain_html(snap: Snapshot) -> Markup:
+    """The line beside the shuffle commitment with the move chain's head (engines/chain.py),
+    swapped in after every move: the same for every audience, so drawn once per game version
+    and language (empty for a game from before the chain, or none)."""
+    game = snap.game
+    drawn = cache.for_frame(game)
+    key = ("chain", i18n.current())
+    cached = drawn.get(key)
+    if cached is None:
+        ctx = {"commitment": game.seed_commitment, "head": game.chain_head} if game else {}
+        template = templates.env.get_template("partials/chain.html")
+        cached = drawn[key] = template.render(ctx)
+    return Markup(cached)
+
+
 def state_html(snap: Snapshot, conn: Connection, settings_log_tail: int) -> str:
     """Every fragment of the table page, each swapped by id (hx-swap-oob).
 
@@ -106,6 +121,7 @@ def state_html(snap: Snapshot, conn: Connection, settings_log_tail: int) -> str:
         "version": version,
         "view": view,
         "board": board,
+        "chain_html": chain_html(snap),
         "seat_list": seat_list(snap, room, seat, is_host),
         "log_html": log_html(snap, lines, settings_log_tail, added=after >= 0),
         "names": names,

@@ -24,9 +24,16 @@ from engines.core import Event
 def new_game(**fields: Any) -> Game:
     """A game record at version 0, not stored yet (`create_game`, `start_at_once`): `fields`
     are the `Game` columns the caller knows (room_id, engine, options, num_players, seed,
-    seed_commitment, snapshot; clock, opening, seed_secret, seed_salt, rules_version)."""
+    seed_commitment, snapshot; clock, opening, seed_secret, seed_salt, rules_version,
+    chain_head)."""
     now = utcnow()
-    unknown = {"clock": None, "opening": None, "seed_secret": None, "seed_salt": None}
+    unknown = {
+        "clock": None,
+        "opening": None,
+        "seed_secret": None,
+        "seed_salt": None,
+        "chain_head": None,
+    }
     return Game(
         version=0,
         status="playing",
@@ -112,9 +119,9 @@ _START_GAME = """
 WITH game AS (
     INSERT INTO games (room_id, engine, options, num_players, seed, seed_commitment,
                        seed_secret, seed_salt, rules_version, version, snapshot, status, result,
-                       opening, clock, created_at, updated_at)
+                       opening, clock, created_at, updated_at, chain_head)
     VALUES ($1, $2, $3::json, $4, $5, $6, $7, $8, $9, 0, $10::json, 'playing', NULL, $11::json,
-            $12::json, $13, $13)
+            $12::json, $13, $13, $16)
     RETURNING games.id
 ),
 noted AS (
@@ -169,6 +176,7 @@ async def start_at_once(
                 game.created_at,
                 line["text"],
                 as_json(line.get("params")),
+                game.chain_head,
             )
     except _SeatsMoved:
         return False

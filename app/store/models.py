@@ -109,6 +109,9 @@ class Game(Base):
     seed_salt: Mapped[str | None] = mapped_column(String(128), nullable=True, default=None)
     """The public salt of the commitment, derived from the table."""
     rules_version: Mapped[str] = mapped_column(String(16), default="1")
+    chain_head: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    """The head of the move chain at `version` (engines/chain.py); None for games started
+    before it (they export in the format from before the chain)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="playing")

@@ -34,6 +34,7 @@ _RECORD_MOVE = (
         result=bindparam("result", type_=_GAMES.c.result.type),
         clock=bindparam("clock", type_=_GAMES.c.clock.type),
         updated_at=bindparam("updated_at", type_=_GAMES.c.updated_at.type),
+        chain_head=bindparam("chain_head"),
     )
 )
 
@@ -49,6 +50,8 @@ class MoveRecord:
     events: list[dict[str, Any]]
     snapshot: dict[str, Any]
     clock: dict[str, Any] | None = None
+    chain: str | None = None
+    """The head of the move chain after this move (None: a game from before the chain)."""
 
     def params(self, result: dict[str, Any] | None, now: datetime) -> dict[str, Any]:
         """The bound parameters of `_RECORD_MOVE`."""
@@ -64,6 +67,7 @@ class MoveRecord:
             "result": result,
             "clock": self.clock,
             "updated_at": now,
+            "chain_head": self.chain,
         }
 
 
@@ -105,7 +109,7 @@ _RECORD_MOVE_AT_ONCE = """
 WITH moved AS (
     UPDATE games
     SET version = $1, snapshot = $6::json, status = 'playing', result = NULL,
-        clock = $7::json, updated_at = $5
+        clock = $7::json, updated_at = $5, chain_head = $10
     WHERE games.id = $8 AND games.version = $9
     RETURNING games.id
 )
@@ -119,8 +123,9 @@ same columns as `record_move` writes; asyncpg prepares it once per connection.""
 
 
 def _move_values(move: MoveRecord) -> tuple[Any, ...]:
-    """Parameters $1–$9 of the one-statement move writes: the new version, seat, action,
-    events, time, snapshot, clock, game and the version it was played from."""
+    """Parameters $1–$10 of the one-statement move writes: the new version, seat, action,
+    events, time, snapshot, clock, game, the version it was played from and the chain's new
+    head."""
     return (
         move.from_version + 1,
         move.seat,
@@ -131,6 +136,7 @@ def _move_values(move: MoveRecord) -> tuple[Any, ...]:
         as_json(move.clock),
         move.game_id,
         move.from_version,
+        move.chain,
     )
 
 
@@ -146,8 +152,8 @@ async def record_move_at_once(conn: asyncpg.Connection, move: MoveRecord) -> boo
 _RECORD_LAST_MOVE_AT_ONCE = """
 WITH moved AS (
     UPDATE games
-    SET version = $1, snapshot = $6::json, status = 'finished', result = $10::json,
-        clock = $7::json, updated_at = $5
+    SET version = $1, snapshot = $6::json, status = 'finished', result = $11::json,
+        clock = $7::json, updated_at = $5, chain_head = $10
     WHERE games.id = $8 AND games.version = $9
     RETURNING games.id, games.room_id
 ), finished AS (
@@ -174,13 +180,14 @@ _RECORD_MOVES_AT_ONCE = """
 WITH given AS (
     SELECT * FROM unnest(
         $1::integer[], $2::integer[], $3::integer[], $4::text[], $5::text[], $6::text[],
-        $7::text[]
-    ) AS t(game_id, from_version, seat, action, events, snapshot, clock)
+        $7::text[], $9::text[]
+    ) AS t(game_id, from_version, seat, action, events, snapshot, clock, chain_head)
 ),
 moved AS (
     UPDATE games
     SET version = given.from_version + 1, snapshot = given.snapshot::json, status = 'playing',
-        result = NULL, clock = given.clock::json, updated_at = $8
+        result = NULL, clock = given.clock::json, updated_at = $8,
+        chain_head = given.chain_head
     FROM given
     WHERE games.id = given.game_id AND games.version = given.from_version
     RETURNING games.id
@@ -209,5 +216,6 @@ async def record_moves_at_once(conn: asyncpg.Connection, moves: list[MoveRecord]
         [as_json(m.snapshot) for m in moves],
         [as_json(m.clock) for m in moves],
         utcnow(),
+        [m.chain for m in moves],
     )
     return {row[0] for row in rows}

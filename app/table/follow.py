@@ -92,6 +92,7 @@ class Follower(Collaborator):
                 clock=msg["clock"],
                 notes=notes,
                 away=bool(msg["away"]),
+                chain=game.next_chain(seat, msg["a"]),
             )
         )
         return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.chain import chain_link
 from engines.core import Engine, Event, Outcome, Seat, Step
 
 
@@ -31,6 +32,8 @@ class Committed:
     notes: list[Event]
     away: bool
     """The seat ran out of time too often and is now played by a bot."""
+    chain: str | None = None
+    """The head of the move chain after the move (None: a game from before the chain)."""
 
 
 class LogKey:
@@ -90,6 +93,9 @@ class GameLive:
     clock: dict[str, Any] | None = None
     seed_secret: str | None = None
     seed_salt: str | None = None
+    chain_head: str | None = None
+    """The head of the move chain at `version` (engines/chain.py); None for a game started
+    before the chain (it never gets one)."""
     prompts: dict[Seat, list[str]] | None = None
     """Every seat's prompt at `version` (the next move compares with it, not recomputes it)."""
     readable: dict[Seat | None, tuple[list[int], int]] = field(default_factory=dict)
@@ -144,9 +150,15 @@ class GameLive:
         """Whether the game has ended."""
         return self.outcome is not None
 
+    def next_chain(self, seat: Seat, action: dict[str, Any]) -> str | None:
+        """The head of the move chain after `seat` plays `action` (dumped) at this version."""
+        head = self.chain_head
+        return None if head is None else chain_link(head, self.version + 1, seat, action)
+
     def advance(self, move: Committed) -> None:
         """Make a committed move this game's next version (state, prompts, clock, log)."""
         new_version = self.version + 1
+        self.chain_head = move.chain
         self.state = move.step.state
         self.version = new_version
         self.outcome = move.outcome

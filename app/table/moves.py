@@ -95,6 +95,7 @@ class Moves(Collaborator):
             events=[e.to_json() for e in step.events],
             snapshot=game.engine.dump(step.state),
             clock=move.clock,
+            chain=move.chain,
         )
         started = time.perf_counter()
         try:
@@ -164,9 +165,10 @@ class Moves(Collaborator):
                     count=clocks.TIMEOUTS_BEFORE_AWAY,
                 )
             )
+        dumped = engine.dump_action(action)
         return Committed(
             seat=seat,
-            action=engine.dump_action(action),
+            action=dumped,
             step=step,
             outcome=engine.outcome(step.state),
             acting=acting,
@@ -175,6 +177,7 @@ class Moves(Collaborator):
             clock=clock,
             notes=notes,
             away=away,
+            chain=game.next_chain(seat, dumped),
         )
 
     def advance(self, move: Committed) -> None:

@@ -18,6 +18,7 @@ from app.store.base import Conflict, NotFound
 from app.table.collaborator import Collaborator
 from app.table.live import GameLive
 from engines import verify
+from engines.chain import chain_start
 from engines.core import Event, Seat, Term
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ class Seating(Collaborator):
                 "seed_secret": secret,
                 "seed_salt": salt,
                 "rules_version": table.engine.spec.rules_version,
+                "chain_head": chain_start(commitment),
             }
             # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
             compact = [info.seat for info in order] != list(range(len(order)))
@@ -208,6 +210,7 @@ class Seating(Collaborator):
                 seed_commitment=commitment,
                 seed_secret=secret,
                 seed_salt=salt,
+                chain_head=record["chain_head"],
                 log=[(0, opening), *((0, e) for e in opening_step.events)],
                 prompt_version=dict.fromkeys(range(players), 0),
                 clock=clock,

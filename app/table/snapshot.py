@@ -38,6 +38,8 @@ class GameFrame:
     seed_commitment: str
     seed_secret: str | None
     seed_salt: str | None
+    chain_head: str | None
+    """The head of the move chain at `version` (None: a game from before the chain)."""
     audiences: Audiences
     """The engine's views of `state` by audience, each made once."""
     log: list[tuple[int, Event]]
@@ -65,6 +67,7 @@ class GameFrame:
             seed_commitment=game.seed_commitment,
             seed_secret=game.seed_secret,
             seed_salt=game.seed_salt,
+            chain_head=game.chain_head,
             audiences=game.audiences,
             log=game.log,
             log_len=len(game.log),

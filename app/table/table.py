@@ -138,6 +138,7 @@ class Table:
             seed_commitment=game.seed_commitment,
             seed_secret=game.seed_secret,
             seed_salt=game.seed_salt,
+            chain_head=game.chain_head,
             log=log,
             prompt_version={s: game.version for s in range(game.num_players)},
             clock=game.clock,

@@ -15,18 +15,19 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engines import REGISTRY, verify
+from engines import REGISTRY, chain, verify
 
 
-def finished_export(game_id: str, seed_of_play: int = 3) -> dict[str, Any]:
-    """A random finished game of `game_id`, exported the way the server exports it."""
+def finished_export(game_id: str, seed_of_play: int = 3, *, chained: bool = True) -> dict[str, Any]:
+    """A random finished game of `game_id`, exported the way the server exports it (without
+    `chained`: as it did before the move chain, format 1)."""
     engine = REGISTRY[game_id]
     secret, salt = f"{seed_of_play:032x}", f"table-{game_id}:1"
     seed = verify.seed_from_secret(secret)
     n = engine.spec.min_players
     state = engine.setup(n, engine.parse_options({}), seed).state
     rng = random.Random(seed_of_play)
-    actions = []
+    actions: list[dict[str, Any]] = []
     for _ in range(20_000):
         if engine.outcome(state) is not None:
             break
@@ -36,14 +37,15 @@ def finished_export(game_id: str, seed_of_play: int = 3) -> dict[str, Any]:
         state = engine.apply(state, seat, action).state
     outcome = engine.outcome(state)
     assert outcome is not None
-    return {
-        "format": verify.FORMAT,
+    commitment = verify.commitment(secret, salt)
+    export = {
+        "format": verify.FORMAT if chained else verify.FORMAT_BEFORE_CHAIN,
         "engine": game_id,
         "rules_version": engine.spec.rules_version,
         "options": {},
         "num_players": n,
         "commitment_scheme": "v2",
-        "commitment": verify.commitment(secret, salt),
+        "commitment": commitment,
         "salt": salt,
         "secret": secret,
         "seed": seed,
@@ -51,6 +53,13 @@ def finished_export(game_id: str, seed_of_play: int = 3) -> dict[str, Any]:
         "final_snapshot": json.loads(json.dumps(engine.dump(state))),
         "result": json.loads(json.dumps(outcome.to_json())),
     }
+    if chained:
+        links = chain.chain_links(commitment, ((m["seat"], m["action"]) for m in actions))
+        for move, link in zip(actions, links, strict=True):
+            move["chain"] = link
+        export["chain_scheme"] = chain.SCHEME
+        export["move_chain"] = actions[-1]["chain"]
+    return export
 
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
@@ -103,8 +112,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_games_from_before_the_salt_still_verify() -> None:
-    """Scheme v1: the commitment was SHA-256 of "stolik:<seed>"."""
-    export = finished_export("racing_hedgehogs")
+    """Scheme v1: the commitment was SHA-256 of "stolik:<seed>" (before the move chain too)."""
+    export = finished_export("racing_hedgehogs", chained=False)
     for key in ("salt", "secret"):
         del export[key]
     export["commitment_scheme"] = "v1"

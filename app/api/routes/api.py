@@ -195,8 +195,9 @@ async def rematch(table: MemberTable, tables: TablesDep, user: RequiredUser) -> 
 
 @router.get("/tables/{slug}/export")
 async def export(slug: str, table: TableDep, session: SessionDep) -> JSONResponse:
-    """A finished game as a JSON file: every action with its seat, the revealed secret and
-    its commitment — `python -m engines.verify` checks it without a server."""
+    """A finished game as a JSON file: every action with its seat and its link of the move
+    chain, the revealed secret and its commitment — `python -m engines.verify` checks it
+    without a server."""
     data = await export_game(session, table)
     filename = f"stolik-{table.game_id}-{slug}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
