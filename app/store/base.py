@@ -10,7 +10,7 @@ writes that are the same everywhere are functions of the aggregate modules (`roo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +29,24 @@ class Conflict(Exception):
 
 class NotFound(Exception):
     """There is no such row (e.g. the table is gone)."""
+
+
+Seated = dict[int, tuple[int | None, str | None]]
+"""Who sits where at an open table: seat → (person's id, bot level); a person has no bot
+level, a bot no id."""
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """A move to store at the table `room_id`, with what goes with it: the table's log
+    `notes`, whether the seat is sent `away` (a bot plays it), and for the game's last move its
+    `result`."""
+
+    room_id: int
+    move: MoveRecord
+    result: dict[str, Any] | None = None
+    notes: list[Event] = field(default_factory=list)
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,11 +103,7 @@ class Store(Protocol):
     # ---- games and moves
 
     async def start(
-        self,
-        game: Game,
-        seated: dict[int, tuple[int | None, str | None]],
-        opening: Event,
-        compact: list[SeatInfo] | None,
+        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
     ) -> list[SeatInfo] | None:
         """Start the open table of `game` (made by `games.new_game`; its id is set): claim it
         as playing with `game.num_players` seats, check its seats are still `seated` (seat:
@@ -98,15 +112,8 @@ class Store(Protocol):
         None when they are the ones the caller has. `Conflict` (nothing written) if the table
         is no longer open or someone sat down or left meanwhile."""
 
-    async def record_move(
-        self,
-        room_id: int,
-        move: MoveRecord,
-        result: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> None:
-        """Append `move` and the game's new snapshot if the game is still at
+    async def record_move(self, write: MoveWrite) -> None:
+        """Append `write.move` and the game's new snapshot if the game is still at
         `move.from_version`, with what goes with it: the table's log `notes`, the seat sent
         `away` (a bot plays it), and for the last move the game's `result` and the table
         finished. `Conflict` (nothing written) if another writer got there first."""

@@ -8,17 +8,14 @@ or rematch and a start go here. A dead connection fails one write; the pool repl
 
 from __future__ import annotations
 
-from typing import Any
-
 import asyncpg
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store import games, moves, people, tables
-from app.store.base import Conflict, NewGuest, NotFound, Store
+from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room
-from app.store.moves import MoveRecord
 from app.store.sql import SqlStore
 from app.store.tables import SeatInfo
 from app.store.writer import MoveWriter
@@ -94,11 +91,7 @@ class PgStore(SqlStore):
                 raise Conflict
 
     async def start(
-        self,
-        game: Game,
-        seated: dict[int, tuple[int | None, str | None]],
-        opening: Event,
-        compact: list[SeatInfo] | None,
+        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
     ) -> list[SeatInfo] | None:
         if compact is not None:  # seats to renumber: the transaction of `SqlStore`
             return await super().start(game, seated, opening, compact)
@@ -107,16 +100,10 @@ class PgStore(SqlStore):
                 raise Conflict
         return None
 
-    async def record_move(
-        self,
-        room_id: int,
-        move: MoveRecord,
-        result: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> None:
-        if notes or away:  # with what goes with it: the transaction of `SqlStore`
-            return await super().record_move(room_id, move, result, notes, away)
+    async def record_move(self, write: MoveWrite) -> None:
+        if write.notes or write.away:  # with what goes with it: the transaction of `SqlStore`
+            return await super().record_move(write)
+        move, result = write.move, write.result
         if result is None:
             stored = await self.writer.record(move)
         else:  # at once, outside the batches (a game's moves come one at a time)

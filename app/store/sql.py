@@ -8,17 +8,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store import games, moves, people, tables
-from app.store.base import Conflict, NewGuest, NotFound
+from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room
-from app.store.moves import MoveRecord
 from app.store.notes import add_table_event
 from app.store.rows import insert_row
 from app.store.tables import SeatInfo
@@ -105,11 +103,7 @@ class SqlStore:
     # ---- games and moves
 
     async def start(
-        self,
-        game: Game,
-        seated: dict[int, tuple[int | None, str | None]],
-        opening: Event,
-        compact: list[SeatInfo] | None,
+        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
     ) -> list[SeatInfo] | None:
         room_id = game.room_id
         async with self._claimed(room_id, "open") as session:
@@ -125,23 +119,16 @@ class SqlStore:
                 stored = await tables.table_seats(session, room_id)
         return stored
 
-    async def record_move(
-        self,
-        room_id: int,
-        move: MoveRecord,
-        result: dict[str, Any] | None,
-        notes: list[Event],
-        away: bool,
-    ) -> None:
-        new_version = move.from_version + 1
+    async def record_move(self, write: MoveWrite) -> None:
+        move, room_id = write.move, write.room_id
         async with self.sessions.begin() as session:
-            if not await moves.record_move(session, move, result):
+            if not await moves.record_move(session, move, write.result):
                 raise Conflict
-            for note in notes:
-                await add_table_event(session, room_id, new_version, note)
-            if away:
+            for note in write.notes:
+                await add_table_event(session, room_id, move.from_version + 1, note)
+            if write.away:
                 await tables.set_control(session, room_id, move.seat, "away")
-            if result is not None:
+            if write.result is not None:
                 await tables.set_table(session, room_id, status="finished")
 
     # ---- people

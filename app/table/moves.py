@@ -13,7 +13,7 @@ from app import clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.realtime.protocol import Act
-from app.store.base import Conflict
+from app.store.base import Conflict, MoveWrite
 from app.store.moves import MoveRecord
 from app.store.outage import refused_while_down
 from app.table.collaborator import Collaborator
@@ -100,7 +100,9 @@ class Moves(Collaborator):
         started = time.perf_counter()
         try:
             with refused_while_down():  # nothing written: the move is refused, "try again"
-                await table.store.record_move(table.id, record, result, move.notes, move.away)
+                await table.store.record_move(
+                    MoveWrite(table.id, record, result, move.notes, move.away)
+                )
             ok = True
         except Conflict:
             ok = False

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from app.store import moves, notes, people, tables
-from app.store.base import Conflict, NotFound, Store
+from app.store.base import Conflict, MoveWrite, NotFound, Store
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import upgrade_database
 from app.store.models import Device, Game, Move, Room, User
@@ -275,8 +275,8 @@ async def test_a_start_that_lost_a_race_writes_nothing(store: Store) -> None:
 
 async def test_a_move_is_appended_with_the_new_snapshot(store: Store) -> None:
     room, game = await started(store)
-    await store.record_move(room.id, a_move(game, 0), None, [], False)
-    await store.record_move(room.id, a_move(game, 1, seat=1), None, [], False)
+    await store.record_move(MoveWrite(room.id, a_move(game, 0)))
+    await store.record_move(MoveWrite(room.id, a_move(game, 1, seat=1)))
     stored, played = await stored_game(store, game.id)
     assert (stored.version, stored.status, stored.result) == (2, "playing", None)
     assert stored.snapshot == {"at": 2} and stored.clock == {"deadline": 5.0}
@@ -289,13 +289,13 @@ async def test_a_move_is_appended_with_the_new_snapshot(store: Store) -> None:
 
 async def test_a_move_from_a_stale_version_is_a_conflict(store: Store) -> None:
     room, game = await started(store)
-    await store.record_move(room.id, a_move(game, 0), None, [], False)
+    await store.record_move(MoveWrite(room.id, a_move(game, 0)))
     for result in (None, {"winners": [0]}):
         with pytest.raises(Conflict):
-            await store.record_move(room.id, a_move(game, 0, seat=1), result, [], False)
+            await store.record_move(MoveWrite(room.id, a_move(game, 0, seat=1), result))
     with pytest.raises(Conflict):
         note = Event.public("%(who)s ran out of time.", who=1)
-        await store.record_move(room.id, a_move(game, 0, seat=1), None, [note], True)
+        await store.record_move(MoveWrite(room.id, a_move(game, 0, seat=1), None, [note], True))
     stored, played = await stored_game(store, game.id)
     assert stored.version == 1 and [m.seat for m in played] == [0]
     assert await log_of(store, room.id) == [(0, "The game begins.")]
@@ -306,8 +306,8 @@ async def test_a_move_from_a_stale_version_is_a_conflict(store: Store) -> None:
 async def test_two_moves_from_one_version_one_is_stored(store: Store) -> None:
     room, game = await started(store)
     outcomes = await asyncio.gather(
-        store.record_move(room.id, a_move(game, 0, seat=0), None, [], False),
-        store.record_move(room.id, a_move(game, 0, seat=1), None, [], False),
+        store.record_move(MoveWrite(room.id, a_move(game, 0, seat=0))),
+        store.record_move(MoveWrite(room.id, a_move(game, 0, seat=1))),
         return_exceptions=True,
     )
     assert sorted(type(o).__name__ for o in outcomes) == ["Conflict", "NoneType"]
@@ -319,7 +319,7 @@ async def test_two_moves_from_one_version_one_is_stored(store: Store) -> None:
 async def test_the_last_move_finishes_the_game_and_the_table(store: Store) -> None:
     room, game = await started(store)
     result = {"winners": [1], "ranks": {"0": 2, "1": 1}}
-    await store.record_move(room.id, a_move(game, 0), result, [], False)
+    await store.record_move(MoveWrite(room.id, a_move(game, 0), result))
     stored, played = await stored_game(store, game.id)
     assert (stored.version, stored.status, stored.result) == (1, "finished", result)
     assert len(played) == 1 and await status_of(store, room.id) == "finished"
@@ -328,12 +328,12 @@ async def test_the_last_move_finishes_the_game_and_the_table(store: Store) -> No
 async def test_a_move_with_notes_and_a_seat_sent_away(store: Store) -> None:
     room, game = await started(store)
     note = Event.public("%(who)s ran out of time.", who=1)
-    await store.record_move(room.id, a_move(game, 0, seat=1), None, [note], True)
+    await store.record_move(MoveWrite(room.id, a_move(game, 0, seat=1), None, [note], True))
     assert await log_of(store, room.id) == [(0, "The game begins."), (1, note.to_json()["text"])]
     seats = await seats_of(store, room.id)
     assert seats[1].control == "away" and seats[0].control is None
     result = {"winners": [0]}
-    await store.record_move(room.id, a_move(game, 1, seat=0), result, [note], False)
+    await store.record_move(MoveWrite(room.id, a_move(game, 1, seat=0), result, [note]))
     stored, _ = await stored_game(store, game.id)
     assert (stored.version, stored.status) == (2, "finished")
     assert await status_of(store, room.id) == "finished"
