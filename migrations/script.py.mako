@@ -1,7 +1,4 @@
-"""${message}
-
-Created ${create_date}.
-"""
+"""${message}"""
 
 import sqlalchemy as sa
 from alembic import op

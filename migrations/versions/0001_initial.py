@@ -1,7 +1,4 @@
-"""Initial schema: users, rooms, seats, games, moves.
-
-Created 2026-11-22.
-"""
+"""Initial schema: users, rooms, seats, games, moves."""
 
 import sqlalchemy as sa
 from alembic import op

@@ -1,7 +1,4 @@
-"""Table chat: one row per line, kept with its room.
-
-Created 2026-11-22.
-"""
+"""Table chat: one row per line, kept with its room."""
 
 import sqlalchemy as sa
 from alembic import op

@@ -1,7 +1,4 @@
-"""Bots in seats, who controls a seat, turn clocks, rematch links, room log lines, heartbeats.
-
-Created 2026-11-23.
-"""
+"""Bots in seats, who controls a seat, turn clocks, rematch links, room log lines, heartbeats."""
 
 import sqlalchemy as sa
 from alembic import op

@@ -1,7 +1,4 @@
-"""The events of a game's opening (setup, version 0), kept with their audiences.
-
-Created 2026-11-23.
-"""
+"""The events of a game's opening (setup, version 0), kept with their audiences."""
 
 import sqlalchemy as sa
 from alembic import op

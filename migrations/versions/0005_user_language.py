@@ -1,7 +1,4 @@
-"""The language a person chose (Polish or English), kept with them.
-
-Created 2026-11-24.
-"""
+"""The language a person chose (Polish or English), kept with them."""
 
 import sqlalchemy as sa
 from alembic import op

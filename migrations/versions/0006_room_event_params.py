@@ -1,7 +1,5 @@
 """The parameters of a table's own log lines (who, how many), so each reader sees them in
 their language; lines stored before are plain text and read as such.
-
-Created 2026-11-24.
 """
 
 import sqlalchemy as sa

@@ -1,7 +1,5 @@
 """Signed-in devices (sessions a person can see and sign out) and one-time device links.
 Cookies from before carry no device: the first request with one registers it.
-
-Created 2026-11-25.
 """
 
 import sqlalchemy as sa

@@ -1,8 +1,6 @@
 """Provably fair shuffles: a game keeps the secret its seed derives from, the public salt of
 its commitment, and the rules version it was played under. Games from before have no secret
 (their commitment is the older SHA-256 of the seed) and rules version 1.
-
-Created 2026-11-25.
 """
 
 import sqlalchemy as sa

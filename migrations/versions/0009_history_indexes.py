@@ -1,7 +1,4 @@
-"""Indexes for "Your games" and profiles: a person's seats, finished games by date.
-
-Created 2026-11-25.
-"""
+"""Indexes for "Your games" and profiles: a person's seats, finished games by date."""
 
 from alembic import op
 

@@ -1,7 +1,4 @@
-"""How the site speaks of a person (she, he or neutral wording), kept with them.
-
-Created 2026-11-27.
-"""
+"""How the site speaks of a person (she, he or neutral wording), kept with them."""
 
 import sqlalchemy as sa
 from alembic import op

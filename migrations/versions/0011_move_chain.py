@@ -1,7 +1,5 @@
 """The move chain: a game keeps the head of the chain over its moves (engines/chain.py).
 Games from before it have none and export in the format from before the chain.
-
-Created 2026-11-27.
 """
 
 import sqlalchemy as sa
