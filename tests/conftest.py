@@ -130,6 +130,16 @@ class FakeClock:
         self.t += seconds
 
 
+@asynccontextmanager
+async def served(database_url: str, tmp_path: Path, **settings: Any) -> AsyncIterator[Server]:
+    """`start_server` for the block, stopped after it."""
+    srv = await start_server(database_url, tmp_path, **settings)
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
 async def start_server(
     database_url: str,
     data_dir: Path,

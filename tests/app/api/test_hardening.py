@@ -20,7 +20,7 @@ from app.guard import CSP
 from app.logs import JsonFormatter, request_id
 from app.store.migrate import head_revision
 from tests.clients import Live, Player, drive, live_table, make_table, table_of
-from tests.conftest import Server, start_server
+from tests.conftest import Server, served
 from tests.tables import app_of
 
 
@@ -56,31 +56,29 @@ async def test_cross_site_handshake_and_post_are_refused(server: Server) -> None
 
 async def test_public_origins_fix_origin_and_host(db_url: str, tmp_path: Path) -> None:
     """With PUBLIC_ORIGINS set, only those origins and their host are served state changes."""
-    srv = await start_server(db_url, tmp_path, public_origins="https://stolik.example")
-    try:
-        async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
-            good = {"Host": "stolik.example", "Origin": "https://stolik.example"}
-            r = await http.post("/api/guest", json={"name": "Ola"}, headers=good)
-            assert r.status_code == 200
-            r = await http.post(
-                "/api/guest",
-                json={"name": "Ola"},
-                headers={"Host": "stolik.example", "Origin": "http://stolik.example"},
-            )
-            assert r.status_code == 403
-            r = await http.post("/api/guest", json={"name": "Ola"}, headers={"Host": "127.0.0.1"})
-            assert r.status_code == 403
-    finally:
-        await srv.stop()
+    async with (
+        served(db_url, tmp_path, public_origins="https://stolik.example") as srv,
+        httpx.AsyncClient(base_url=srv.url, timeout=10) as http,
+    ):
+        good = {"Host": "stolik.example", "Origin": "https://stolik.example"}
+        r = await http.post("/api/guest", json={"name": "Ola"}, headers=good)
+        assert r.status_code == 200
+        r = await http.post(
+            "/api/guest",
+            json={"name": "Ola"},
+            headers={"Host": "stolik.example", "Origin": "http://stolik.example"},
+        )
+        assert r.status_code == 403
+        r = await http.post("/api/guest", json={"name": "Ola"}, headers={"Host": "127.0.0.1"})
+        assert r.status_code == 403
 
 
 async def test_act_rate_limit_then_close(db_url: str, tmp_path: Path) -> None:
     """Past the per-socket budget each message is answered `rate_limited` and changes
     nothing; far past it the socket is closed with 4429."""
-    srv = await start_server(
+    async with served(
         db_url, tmp_path, act_rate_count=5, act_rate_window=60.0, act_rate_close=5
-    )
-    try:
+    ) as srv:
         seats, table = await make_table(srv.url, srv.ws_url, ["Ala", "Bartek", "Celina"])
         p = seats[0]
         await p.connect(table["slug"])
@@ -100,14 +98,11 @@ async def test_act_rate_limit_then_close(db_url: str, tmp_path: Path) -> None:
         assert p.ws.close_code == 4429
         for s in seats:
             await s.close()
-    finally:
-        await srv.stop()
 
 
 async def test_creation_budget_per_address(db_url: str, tmp_path: Path) -> None:
     """One address may create a few guests (and tables) per window, then gets 429."""
-    srv = await start_server(db_url, tmp_path, create_rate_count=2)
-    try:
+    async with served(db_url, tmp_path, create_rate_count=2) as srv:
         codes = []
         for name in ("A1", "A2", "A3"):
             async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
@@ -116,8 +111,6 @@ async def test_creation_budget_per_address(db_url: str, tmp_path: Path) -> None:
                 if r.status_code == 429:
                     assert r.json()["error"]["code"] == "rate_limited"
         assert codes == [200, 200, 429]
-    finally:
-        await srv.stop()
 
 
 async def test_a_reader_that_never_reads_has_a_short_queue(server: Server) -> None:
@@ -186,27 +179,26 @@ async def first_seat_goes_deeper(server: Server, live: Live) -> int:
 
 async def test_metrics_need_the_token_and_count_moves(db_url: str, tmp_path: Path) -> None:
     """/metrics is hidden without its token; with it, it counts moves, refusals and sockets."""
-    srv = await start_server(db_url, tmp_path, metrics_token="s3cret")
-    try:
-        async with live_table(srv, ["Ala", "Bartek", "Celina"]) as live:
-            seat = await first_seat_goes_deeper(srv, live)
-            await live.seats[(seat + 1) % 3].send({"type": "act", "version": 0, "action": {"x": 1}})
-            await live.seats[(seat + 1) % 3].wait_error(1)
-            async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
-                assert (await http.get("/metrics")).status_code == 404
-                bad = {"Authorization": "Bearer nope"}
-                assert (await http.get("/metrics", headers=bad)).status_code == 404
-                r = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
-            assert r.status_code == 200
-            text = r.text
-            assert 'stolik_moves_applied_total{game="incan_gold"} 1.0' in text
-            assert 'stolik_open_sockets{kind="seat"} 3.0' in text
-            assert "stolik_live_hubs 1.0" in text
-            assert "stolik_act_to_broadcast_seconds_count 1.0" in text
-            assert "stolik_move_transaction_seconds_count 1.0" in text
-            assert "stolik_messages_refused_total" in text
-    finally:
-        await srv.stop()
+    async with (
+        served(db_url, tmp_path, metrics_token="s3cret") as srv,
+        live_table(srv, ["Ala", "Bartek", "Celina"]) as live,
+    ):
+        seat = await first_seat_goes_deeper(srv, live)
+        await live.seats[(seat + 1) % 3].send({"type": "act", "version": 0, "action": {"x": 1}})
+        await live.seats[(seat + 1) % 3].wait_error(1)
+        async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
+            assert (await http.get("/metrics")).status_code == 404
+            bad = {"Authorization": "Bearer nope"}
+            assert (await http.get("/metrics", headers=bad)).status_code == 404
+            r = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+        assert r.status_code == 200
+        text = r.text
+        assert 'stolik_moves_applied_total{game="incan_gold"} 1.0' in text
+        assert 'stolik_open_sockets{kind="seat"} 3.0' in text
+        assert "stolik_live_hubs 1.0" in text
+        assert "stolik_act_to_broadcast_seconds_count 1.0" in text
+        assert "stolik_move_transaction_seconds_count 1.0" in text
+        assert "stolik_messages_refused_total" in text
 
 
 def test_json_log_lines_carry_the_request_id_and_fields() -> None:

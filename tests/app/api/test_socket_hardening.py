@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.realtime.connection import Connection
 from tests.clients import Player, drive, make_table, table_of
-from tests.conftest import Server, start_server
+from tests.conftest import Server, served, start_server
 from tests.tables import app_of
 
 
@@ -322,10 +322,9 @@ async def test_a_frame_over_the_size_limit_closes_cleanly(server: Server) -> Non
 async def test_the_act_budget_holds_across_reconnects(db_url: str, tmp_path: Path) -> None:
     """The budget is a person's, not a socket's: reconnecting does not reset it, and a person
     far past it has each new socket closed with 4429 at its first message."""
-    srv = await start_server(
+    async with served(
         db_url, tmp_path, act_rate_count=5, act_rate_window=60.0, act_rate_close=3
-    )
-    try:
+    ) as srv:
         seats, table = await make_table(srv.url, srv.ws_url, ["Ala", "Bartek", "Celina"])
         p = seats[0]
         await p.connect(table["slug"])
@@ -350,16 +349,13 @@ async def test_the_act_budget_holds_across_reconnects(db_url: str, tmp_path: Pat
         assert closed == 5
         for s in seats:
             await s.close()
-    finally:
-        await srv.stop()
 
 
 async def test_the_act_budget_holds_per_address(db_url: str, tmp_path: Path) -> None:
     """Guests are cheap: the sockets of every person behind one address share its budget."""
-    srv = await start_server(
+    async with served(
         db_url, tmp_path, act_rate_count=50, act_rate_address_count=6, act_rate_window=60.0
-    )
-    try:
+    ) as srv:
         seats, table = await make_table(srv.url, srv.ws_url, ["Ala", "Bartek", "Celina"])
         a, b = seats[0], seats[1]
         await a.connect(table["slug"])
@@ -375,8 +371,6 @@ async def test_the_act_budget_holds_per_address(db_url: str, tmp_path: Path) -> 
         assert (await b.wait_error(1))["code"] == "rate_limited"
         for s in seats:
             await s.close()
-    finally:
-        await srv.stop()
 
 
 async def test_refusals_do_not_make_a_prompt_reader_too_slow(server: Server) -> None:
