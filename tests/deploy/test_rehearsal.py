@@ -24,6 +24,7 @@ import os
 import random
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -112,9 +113,18 @@ async def _play(client: Player, rng: random.Random, moves: int, timeout: float =
         done += 1
 
 
-async def _stored_game(dsn: str, slug: str) -> tuple[asyncpg.Record, list[asyncpg.Record]]:
+@contextlib.asynccontextmanager
+async def _database(dsn: str) -> AsyncIterator[asyncpg.Connection]:
+    """A plain asyncpg connection to the database of `dsn` (a SQLAlchemy URL too)."""
     conn = await asyncpg.connect(dsn.replace("+asyncpg", ""), timeout=10)
     try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+async def _stored_game(dsn: str, slug: str) -> tuple[asyncpg.Record, list[asyncpg.Record]]:
+    async with _database(dsn) as conn:
         game = await conn.fetchrow(
             "SELECT g.id, g.seed, g.version, g.snapshot, g.num_players, r.id AS room "
             "FROM games g JOIN rooms r ON r.id = g.room_id WHERE r.slug = $1",
@@ -124,8 +134,6 @@ async def _stored_game(dsn: str, slug: str) -> tuple[asyncpg.Record, list[asyncp
             "SELECT seq, seat, action FROM moves WHERE game_id = $1 ORDER BY seq", game["id"]
         )
         return game, moves
-    finally:
-        await conn.close()
 
 
 async def _one_stored_game(
@@ -237,16 +245,13 @@ async def _kill_9_rehearsal(replicas: Replicas, pg_url: str) -> None:
     await watcher.wait_version(again.version, timeout=10)
 
     stored = await _one_stored_game(pg_url, slug, host, again, spectators=(watcher,))
-    conn = await asyncpg.connect(pg_url.replace("+asyncpg", ""), timeout=10)
-    try:
+    async with _database(pg_url) as conn:
         timed_out = await conn.fetchval(
             "SELECT count(*) FROM room_events e JOIN rooms r ON r.id = e.room_id "
             "WHERE r.slug = $1 AND e.version > $2 AND e.text LIKE '%ran out of time%'",
             slug,
             before,
         )
-    finally:
-        await conn.close()
     assert timed_out >= 1  # the clock fired on the survivor
     _figure(
         f"kill -9: reconnected through the proxy in {reconnect_s:.2f} s; {moved}"
@@ -401,13 +406,10 @@ async def _postgres_rehearsal(replicas: Replicas, pg: PrivatePostgres, db_url: s
     await guest.act({"type": "torch"}, guest.version)
     await _play(host, rng, 3)
     stored = await _one_stored_game(db_url, slug, host)
-    conn = await asyncpg.connect(db_url.replace("+asyncpg", ""), timeout=10)
-    try:
+    async with _database(db_url) as conn:
         beyond = await conn.fetchval(
             "SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE m.seq > g.version"
         )
-    finally:
-        await conn.close()
     assert beyond == 0  # nothing half-written
     _figure(
         f"PostgreSQL restarted (down {outage_s:.1f} s): acts refused with 'try again' (en, pl), "
