@@ -18,6 +18,7 @@ from app.realtime.connection import Connection
 from app.store import games, tables
 from app.store.base import Store
 from app.store.sql import SqlStore
+from app.table import idle
 from app.table.runtime import Runtime
 from app.table.table import Table
 
@@ -86,6 +87,7 @@ class Tables:
         table = Table(self.sessions, room, self.runtime)
         table.store = self.store
         table.seats = {info.seat: info for info in seats}
+        table.used_at = self.runtime.now()
         table.presence.all_offline()
         self._keep(table)
         return table
@@ -212,6 +214,8 @@ class Tables:
         fired = 0
         for table in self.live():
             fired += await table.bots.tick()
+            if idle.due(table, self.runtime.now()):
+                await table.seating.close_idle()
         self.evict_idle(self.evict_after)
         return fired
 
