@@ -129,9 +129,9 @@ async def lobby_listing(
     for row in rows:
         if row.status == "open" and row.seated - row.bots <= 1:
             table = await tables.get(row.slug)
-            if table is not None and idle.due(table, tables.runtime.now()):
-                if await table.seating.close_idle():
-                    continue
+            due = table is not None and idle.due(table, tables.runtime.now())
+            if due and table is not None and await table.seating.close_idle():
+                continue
         kept.append(row)
         if not row.mine or row.status != "playing":
             continue

@@ -35,10 +35,10 @@ from app.store.moves import game_moves
 from app.store.notes import table_events
 from app.store.sql import SqlStore
 from app.store.tables import seat_of
+from app.table import idle
 from app.table.bots import Bots
 from app.table.chat import Chat, ChatLimits
 from app.table.control import Control
-from app.table import idle
 from app.table.follow import Follower
 from app.table.live import GameLive
 from app.table.moves import Moves

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
 from sqlalchemy import select
+from websockets.asyncio.client import connect
 
 from app.store.models import Room
 from app.table import Table
