@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import FileSystemLoader
 from markupsafe import Markup, escape
 
+from app.presentation.hyphenate import hyphenate
 from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
 from app.i18n import N_
@@ -196,6 +197,7 @@ def first_upper(text: object) -> str:
 
 
 templates.env.filters["first_upper"] = first_upper
+templates.env.filters["hyphenate"] = hyphenate
 templates.env.filters["gettext"] = i18n.gettext
 
 
