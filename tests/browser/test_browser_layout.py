@@ -62,15 +62,22 @@ SPILLS = """(where) => {
       while (box && getComputedStyle(box).display.startsWith("inline")
              && !getComputedStyle(box).display.startsWith("inline-")) box = box.parentElement;
       if (!box || hidden(t.parentElement)) continue;
-      if (box.scrollWidth <= box.clientWidth + 1) continue;
       const range = document.createRange();
       range.selectNodeContents(t);
       const text = range.getBoundingClientRect();
-      const edge = box.getBoundingClientRect();
-      const right = edge.left + box.clientLeft + box.clientWidth;
-      if (text.width && text.right > right + 1) {
-        out.push(box.tagName + "." + box.className + ": " + t.textContent.trim().slice(0, 40)
-                 + " (" + Math.round(text.right - right) + " px)");
+      if (!text.width) continue;
+      // The block holding the text and its blocks up to the area: none may be overrun by it.
+      for (let b = box, up = 0; b && up < 8 && b !== root.parentElement; b = b.parentElement, up++) {
+        const s = getComputedStyle(b);
+        if (s.overflowX !== "visible") break;
+        if (b.scrollWidth <= b.clientWidth + 1) continue;
+        const edge = b.getBoundingClientRect();
+        const right = edge.left + b.clientLeft + b.clientWidth;
+        if (text.right > right + 1) {
+          out.push(b.tagName + "." + b.className + ": " + t.textContent.trim().slice(0, 40)
+                   + " (" + Math.round(text.right - right) + " px)");
+          break;
+        }
       }
     }
   }
@@ -100,7 +107,9 @@ async def check(page: Any, screen: str, version: int) -> list[str]:
             f"{screen}: decision at {decision['top']:.0f}–{decision['bottom']:.0f} px "
             f"of {decision['height']}: {decision['what']}"
         )
-    problems += [f"{screen}: spills: {s}" for s in await page.evaluate(SPILLS, "#board, #me, #seats")]
+    problems += [
+        f"{screen}: spills: {s}" for s in await page.evaluate(SPILLS, "#board, #me, #seats")
+    ]
     return problems
 
 
@@ -171,7 +180,9 @@ async def test_the_decision_is_in_view_and_no_text_spills(sqlite_server: Server,
                             await page.screenshot(path=SHOTS / f"layout_{game}_{screen}.png")
                 if game == "ganges" and not tapped:
                     found = await ganges_card_tap(pages["pl-1280x800"])
-                    tapped = await pages["pl-1280x800"].locator("form.gg-pay:not([hidden])").count() > 0
+                    tapped = (
+                        await pages["pl-1280x800"].locator("form.gg-pay:not([hidden])").count() > 0
+                    )
                     problems += found
                 action = rng.choice(live.engine.legal_actions(live.state, 0))
                 await me.act(live.engine.dump_action(action), version)
