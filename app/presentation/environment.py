@@ -19,10 +19,10 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import FileSystemLoader
 from markupsafe import Markup, escape
 
-from app.presentation.hyphenate import hyphenate
 from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
 from app.i18n import N_
+from app.presentation.hyphenate import hyphenate
 from app.presentation.jinja_hooks import PLAIN_CALLS, CollapseIndentation, FastEnvironment, pure
 from engines import ENGINES, REGISTRY
 from engines.core import Phrase

@@ -301,22 +301,32 @@
   }
 
   // A chat line refused by the server (its code starts with "chat_", or no name yet) goes
-  // back into the box, unless something new was typed there meanwhile.
-  let unsentChat = null;
-  function chatRefused(toast) {
-    const code = toast.dataset.code || "";
+  // back into the box, unless something new was typed there meanwhile. Lines sent and not yet
+  // back in the chat are kept in order; the newest of them is the one refused.
+  const unsent = [];
+  function chatArrived() {
+    document.querySelectorAll("#chat-log .chat-text").forEach(function (el) {
+      if (el.dataset.seen) return;
+      el.dataset.seen = "1";
+      const at = unsent.indexOf(el.textContent.trim());
+      if (at >= 0) unsent.splice(at, 1);
+    });
+  }
+  function chatRefused() {
+    const toast = document.getElementById("toast");  // the new one (the event names the old)
+    const code = (toast && toast.dataset.code) || "";
     const box = document.getElementById("chat-text");
-    if (unsentChat === null || !box || !(code.indexOf("chat_") === 0 || code === "no_name")) return;
-    if (!box.value) box.value = unsentChat;
-    unsentChat = null;
+    if (!unsent.length || !box || !(code.indexOf("chat_") === 0 || code === "no_name")) return;
+    const text = unsent.pop();
+    if (!box.value) box.value = text;
   }
 
   // Errors pushed over the websocket arrive as an out-of-band #toast; keep it visible briefly.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
     if (target && target.id === "log") trimLog(target);
-    if (target && target.id === "chat-log") { tidyChat(); unsentChat = null; }
-    if (target && target.id === "toast") chatRefused(target);
+    if (target && target.id === "chat-log") { tidyChat(); chatArrived(); }
+    if (target && target.id === "toast") chatRefused();
     if (target && target.id === "toast") armToast();
     // A new table state after the error was read: the error belongs to the past.
     if (target && target.id === "board" && Date.now() - toastShownAt > 1500) hideToast();
@@ -371,7 +381,7 @@
       // until the server has taken it: a refusal (too fast, …) puts it back in the box.
       const text = form.elements.text.value;
       evt.detail.messageBody = JSON.stringify({ type: "chat", text: text });
-      unsentChat = text;
+      unsent.push(text.trim());
       setTimeout(function () { form.reset(); form.elements.text.focus(); }, 0);
       return;
     }

@@ -34,7 +34,8 @@ DECISION = """() => {
   const shown = e => !!(e.offsetParent || e.getClientRects().length)
     && getComputedStyle(e).visibility !== "hidden";
   const first = root => root ? [...root.querySelectorAll(sel)].find(shown) : null;
-  const c = first(document.querySelector("#me .game-me")) || first(document.getElementById("board"));
+  const c = first(document.querySelector("#me .game-me"))
+    || first(document.getElementById("board"));
   if (!c) return null;
   const r = c.getBoundingClientRect();
   return {top: r.top, bottom: r.bottom, height: innerHeight,
@@ -50,7 +51,6 @@ SPILLS = """(where) => {
       const s = getComputedStyle(n);
       if (s.display === "none" || s.visibility === "hidden") return true;
       if (s.position === "absolute" && n.clientWidth <= 1) return true;  // visually hidden
-      if (s.overflowX === "auto" || s.overflowX === "scroll" || s.overflowX === "hidden") return "clip";
     }
     return false;
   };
@@ -67,7 +67,8 @@ SPILLS = """(where) => {
       const text = range.getBoundingClientRect();
       if (!text.width) continue;
       // The block holding the text and its blocks up to the area: none may be overrun by it.
-      for (let b = box, up = 0; b && up < 8 && b !== root.parentElement; b = b.parentElement, up++) {
+      for (let b = box, up = 0; b && up < 8 && b !== root.parentElement;
+           b = b.parentElement, up++) {
         const s = getComputedStyle(b);
         if (s.overflowX !== "visible") break;
         if (b.scrollWidth <= b.clientWidth + 1) continue;
