@@ -430,18 +430,39 @@
       behavior: lessMotion && lessMotion.matches ? "auto" : "smooth" });
   }
   window.Stolik = { bringIntoView: bringIntoView };
+  // A new decision is brought into view once; after that, a push that moves a decision the
+  // person could see out of the window (the board above it grew) brings it back, but one they
+  // scrolled away from themselves stays where they left it.
   let broughtPrompt = null;
+  let decisionSeen = false;
+  function inWindow(el) {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
   function decisionInView() {
     const seats = document.getElementById("seats");
     const control = decisionControl();
-    if (!seats || !control) return;
-    const key = seats.dataset.prompt + "/" + (document.getElementById("board") || {dataset: {}}).dataset.status;
-    if (key === broughtPrompt) return;
+    if (!seats || !control) { decisionSeen = false; return; }
+    const board = document.getElementById("board");
+    const key = seats.dataset.prompt + "/" + (board ? board.dataset.status : "");
+    const fresh = key !== broughtPrompt;
     broughtPrompt = key;
     const active = document.activeElement;
     if (active && active.closest && active.closest(".chat-form")) return;  // typing a chat line
-    bringIntoView(control);
+    if (fresh || decisionSeen) {
+      bringIntoView(control);
+      decisionSeen = true;
+    }
   }
+  let scrollCheck = 0;
+  window.addEventListener("scroll", function () {
+    if (scrollCheck) return;
+    scrollCheck = requestAnimationFrame(function () {
+      scrollCheck = 0;
+      const control = decisionControl();
+      decisionSeen = !!control && inWindow(control);
+    });
+  }, { passive: true });
 
   // Keyboard focus stays in the decision area: when a push replaces the part that held the
   // focus (the button just pressed), the same control — or the area's first one — takes it
