@@ -16,7 +16,7 @@ from app.store import lobby, tables
 from app.store.base import Store
 from app.store.lobby import LobbyRow
 from app.store.models import Room
-from app.table import Tables
+from app.table import Tables, idle
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError, Term
 
@@ -129,9 +129,19 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
 async def lobby_listing(
     session: AsyncSession, tables: Tables, user_id: int | None
 ) -> list[LobbyRow]:
-    """The lobby's rows, the user's own tables first, each with "your turn" and its clock."""
+    """The lobby's rows: the user's own tables first — where it is their turn, then the
+    running ones, then those waiting for players — then the other tables. A waiting table of
+    its host and bots that nobody used for long closes here and leaves the list
+    (app/table/idle)."""
     rows = await lobby.lobby_rows(session, user_id)
+    kept: list[LobbyRow] = []
     for row in rows:
+        if row.status == "open" and row.seated - row.bots <= 1:
+            table = await tables.get(row.slug)
+            due = table is not None and idle.due(table, tables.runtime.now())
+            if due and table is not None and await table.seating.close_idle():
+                continue
+        kept.append(row)
         if not row.mine or row.status != "playing":
             continue
         table = await tables.get(row.slug)
@@ -142,4 +152,13 @@ async def lobby_listing(
         row.your_turn = seat in game.engine.to_act(game.state) and not table.bot_plays(seat)
         clock = clocks.seat_clock(game.clock, seat)
         row.deadline = clock["deadline"] if clock and row.your_turn else None
-    return rows
+    return sorted(kept, key=_rank)
+
+
+def _rank(row: LobbyRow) -> int:
+    """Where a row goes (a stable sort keeps the newest first within each group)."""
+    if not row.mine:
+        return 3
+    if row.your_turn:
+        return 0
+    return 1 if row.status == "playing" else 2

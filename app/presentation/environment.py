@@ -23,6 +23,7 @@ from app import bots, clocks, i18n, identity
 from app.core.config import ROOT
 from app.gendered import GENDER_CHOICES
 from app.i18n import N_
+from app.presentation.hyphenate import hyphenate
 from app.presentation.jinja_hooks import PLAIN_CALLS, CollapseIndentation, FastEnvironment, pure
 from engines import ENGINES, REGISTRY
 from engines.core import Phrase
@@ -216,6 +217,7 @@ def first_upper(text: object) -> str:
 
 
 templates.env.filters["first_upper"] = first_upper
+templates.env.filters["hyphenate"] = hyphenate
 templates.env.filters["gettext"] = i18n.gettext
 
 

@@ -96,6 +96,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "game": snap.game_id,
         "title": i18n.gettext(snap.engine.spec.title),
         "status": snap.status,
+        "closed_idle": snap.closed_idle,
         "private": snap.private,
         "num_seats": snap.num_seats,
         "min_players": snap.engine.spec.min_players,

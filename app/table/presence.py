@@ -76,6 +76,7 @@ class Presence(Collaborator):
             if table.seats[seat].control == "away":
                 table.bots.background(table.control.returned(seat))
         self.idle_since = None
+        table.used_at = table.runtime.now()
         conn.notify("state")
         conn.notify("chat", None)
         self._changed(seat, before)
@@ -91,6 +92,7 @@ class Presence(Collaborator):
             self.offline_since[seat] = self.table.runtime.now()
         if not self.connections:
             self.idle_since = time.monotonic()
+        self.table.used_at = self.table.runtime.now()
         self._changed(seat, before)
 
     def remote(self, origin: str, seats: set[Seat]) -> None:

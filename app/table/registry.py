@@ -20,6 +20,7 @@ from app.realtime.devices import DeviceSockets
 from app.store import games, people, tables
 from app.store.base import Store
 from app.store.sql import SqlStore
+from app.table import idle
 from app.table.runtime import Runtime
 from app.table.table import Table
 
@@ -90,6 +91,7 @@ class Tables:
         table = Table(self.sessions, room, self.runtime)
         table.store = self.store
         table.seats = {info.seat: info for info in seats}
+        table.used_at = self.runtime.now()
         table.presence.all_offline()
         self._keep(table)
         return table
@@ -250,6 +252,8 @@ class Tables:
         fired = 0
         for table in self.live():
             fired += await table.bots.tick()
+            if idle.due(table, self.runtime.now()):
+                await table.seating.close_idle()
         self.evict_idle(self.evict_after)
         return fired
 

@@ -15,6 +15,7 @@ from app.errors import Refusal
 from app.i18n import N_
 from app.store import games, tables
 from app.store.base import Conflict, NotFound
+from app.table import idle
 from app.table.collaborator import Collaborator
 from app.table.live import GameLive
 from engines import verify
@@ -129,6 +130,22 @@ class Seating(Collaborator):
             await self._write(table.store.close_table(table.id, table.status), self._still_open)
             table.status = "closed"
             table.changed("close")
+
+    async def close_idle(self) -> bool:
+        """Close a waiting table that only its host and bots used for long (app/table/idle);
+        whether it was closed."""
+        table = self.table
+        async with table.lock:
+            if not idle.due(table, table.runtime.now()):
+                return False
+            try:
+                await self._write(table.store.close_table(table.id, table.status), self._still_open)
+            except Refusal:
+                return False
+            table.status = "closed"
+            table.closed_idle = True
+            table.changed("close_idle")
+            return True
 
     @judged_again
     async def start(self, user_id: int) -> None:

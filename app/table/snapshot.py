@@ -122,6 +122,8 @@ class Snapshot:
     offline_since: Mapping[Seat, float]
     now: Callable[[], float]
     """The server's clock (the presentation shows times relative to it)."""
+    closed_idle: bool = False
+    """Closed by itself: nobody but its host and bots used it (app/table/idle)."""
 
     @property
     def version(self) -> int:
@@ -163,4 +165,5 @@ class Snapshot:
             online=online,
             offline_since=MappingProxyType(dict(table.presence.offline_since)),
             now=table.runtime.now,
+            closed_idle=table.closed_idle,
         )

@@ -36,6 +36,7 @@ from app.store.notes import table_events
 from app.store.outage import refused_while_down
 from app.store.sql import SqlStore
 from app.store.tables import seat_of
+from app.table import idle
 from app.table.bots import Bots
 from app.table.chat import Chat, ChatLimits
 from app.table.control import Control
@@ -96,6 +97,11 @@ class Table:
         first; the others wait `follower_grace` longer)."""
         self.touched = time.monotonic()
         """When the table was last asked for (Tables.get); for eviction."""
+        self.used_at: float = idle.created_at(room)
+        """When (server clock) the table last changed or someone last came to or left its
+        page: a waiting table of its host and bots unused for long closes (app/table/idle)."""
+        self.closed_idle = False
+        """Whether this process closed the table because nobody used it."""
         self.presence = Presence(self)
         self.chat = Chat(self)
         self.bots = Bots(self)
@@ -277,6 +283,7 @@ class Table:
         )
         self.revision += 1
         self.leading = True
+        self.used_at = self.runtime.now()
         self.broadcast("state")
         self.on_lobby_change()
         self.follower.publish("room", what=what)

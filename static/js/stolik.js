@@ -83,6 +83,10 @@
     return parseFloat(holder.dataset.now) + (Date.now() / 1000 - parseFloat(holder.dataset.seenAt));
   }
   function tickClocks() {
+    // While the socket is down the server's clocks are unknown: the shown times stand still
+    // (counting on, then jumping back at the reconnection, misled people).
+    const page = document.querySelector(".table-page");
+    if (page && page.classList.contains("offline")) return;
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       const now = serverNow(el);
       if (now === null) return;
@@ -296,11 +300,33 @@
     for (let i = tail; i < lines.length; i++) lines[i].remove();
   }
 
+  // A chat line refused by the server (its code starts with "chat_", or no name yet) goes
+  // back into the box, unless something new was typed there meanwhile. Lines sent and not yet
+  // back in the chat are kept in order; the newest of them is the one refused.
+  const unsent = [];
+  function chatArrived() {
+    document.querySelectorAll("#chat-log .chat-text").forEach(function (el) {
+      if (el.dataset.seen) return;
+      el.dataset.seen = "1";
+      const at = unsent.indexOf(el.textContent.trim());
+      if (at >= 0) unsent.splice(at, 1);
+    });
+  }
+  function chatRefused() {
+    const toast = document.getElementById("toast");  // the new one (the event names the old)
+    const code = (toast && toast.dataset.code) || "";
+    const box = document.getElementById("chat-text");
+    if (!unsent.length || !box || !(code.indexOf("chat_") === 0 || code === "no_name")) return;
+    const text = unsent.pop();
+    if (!box.value) box.value = text;
+  }
+
   // Errors pushed over the websocket arrive as an out-of-band #toast; keep it visible briefly.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     const target = evt.detail.target;
     if (target && target.id === "log") trimLog(target);
-    if (target && target.id === "chat-log") tidyChat();
+    if (target && target.id === "chat-log") { tidyChat(); chatArrived(); }
+    if (target && target.id === "toast") chatRefused();
     if (target && target.id === "toast") armToast();
     // A new table state after the error was read: the error belongs to the past.
     if (target && target.id === "board" && Date.now() - toastShownAt > 1500) hideToast();
@@ -351,8 +377,11 @@
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     const form = evt.target;
     if (form && form.id === "chat-form") {
-      // Send only {type, text}; clear the box once the line is on its way.
-      evt.detail.messageBody = JSON.stringify({ type: "chat", text: form.elements.text.value });
+      // Send only {type, text}; clear the box once the line is on its way, but keep the line
+      // until the server has taken it: a refusal (too fast, …) puts it back in the box.
+      const text = form.elements.text.value;
+      evt.detail.messageBody = JSON.stringify({ type: "chat", text: text });
+      unsent.push(text.trim());
       setTimeout(function () { form.reset(); form.elements.text.focus(); }, 0);
       return;
     }
@@ -382,6 +411,120 @@
   });
   document.addEventListener("htmx:wsError", function () { setConn(t("reconnecting"), "down"); });
 
+  // Your decision in view. When a new decision of yours arrives (or the page opens on one)
+  // and its first control is outside the window, the page scrolls just enough to show it —
+  // at once when the system asks for reduced motion. A game's script that reveals a control
+  // itself (Ganges' payment form) calls Stolik.bringIntoView.
+  const CONTROLS = "button:enabled, input:enabled:not([type=hidden]), select:enabled, textarea:enabled";
+  const lessMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  function isShown(el) {
+    return !!(el.offsetParent || el.getClientRects().length) && getComputedStyle(el).visibility !== "hidden";
+  }
+  function firstControl(root) {
+    if (!root) return null;
+    return Array.prototype.find.call(root.querySelectorAll(CONTROLS), isShown) || null;
+  }
+  function decisionControl() {
+    if (!document.querySelector("#seats .seat.mine.to-act")) return null;
+    return firstControl(document.querySelector("#me .game-me")) || firstControl(document.getElementById("board"));
+  }
+  function bringIntoView(el) {
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    el.scrollIntoView({ block: "nearest", inline: "nearest",
+      behavior: lessMotion && lessMotion.matches ? "auto" : "smooth" });
+  }
+  window.Stolik = { bringIntoView: bringIntoView };
+  // A new decision is brought into view once; after that, a push that moves a decision the
+  // person could see out of the window (the board above it grew) brings it back, but one they
+  // scrolled away from themselves stays where they left it.
+  let broughtPrompt = null;
+  let decisionSeen = false;
+  function inWindow(el) {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+  function decisionInView() {
+    const seats = document.getElementById("seats");
+    const control = decisionControl();
+    if (!seats || !control) { decisionSeen = false; return; }
+    const board = document.getElementById("board");
+    const key = seats.dataset.prompt + "/" + (board ? board.dataset.status : "");
+    const fresh = key !== broughtPrompt;
+    broughtPrompt = key;
+    const active = document.activeElement;
+    if (active && active.closest && active.closest(".chat-form")) return;  // typing a chat line
+    if (fresh || decisionSeen) {
+      bringIntoView(control);
+      decisionSeen = true;
+    }
+  }
+  let scrollCheck = 0;
+  window.addEventListener("scroll", function () {
+    if (scrollCheck) return;
+    scrollCheck = requestAnimationFrame(function () {
+      scrollCheck = 0;
+      const control = decisionControl();
+      decisionSeen = !!control && inWindow(control);
+    });
+  }, { passive: true });
+
+  // Keyboard focus stays in the decision area: when a push replaces the part that held the
+  // focus (the button just pressed), the same control — or the area's first one — takes it
+  // again, instead of the focus falling to the top of the page.
+  let lostFocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    const target = evt.detail.target;
+    const active = document.activeElement;
+    if (!target || !(target.id === "board" || target.id === "me")) return;
+    if (active && active !== document.body && target.contains(active)) {
+      lostFocus = { id: target.id, key: partKey(active, target) };
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    const target = evt.detail.target;
+    if (!lostFocus || !target || target.id !== lostFocus.id) return;
+    const root = document.getElementById(lostFocus.id);
+    const key = lostFocus.key;
+    lostFocus = null;
+    if (!root || (document.activeElement && document.activeElement !== document.body)) return;
+    const same = Array.prototype.find.call(root.querySelectorAll(CONTROLS), function (el) {
+      return partKey(el, root) === key && isShown(el);
+    });
+    const me = document.getElementById("me");
+    let next = same || firstControl(document.querySelector("#me .game-me")) || firstControl(root);
+    if (!next && me) { me.setAttribute("tabindex", "-1"); next = me; }
+    if (next) next.focus({ preventScroll: true });
+  });
+
+  // Tooltips opened by a tap (a card's text shown while it has the focus): one at a time, and a
+  // tap anywhere else or Esc closes it (on touch screens hover no longer opens them: CSS).
+  const TIPPED = ".dc-chip, .km-mini";
+  document.addEventListener("pointerdown", function (evt) {
+    const active = document.activeElement;
+    if (active && active.matches && active.matches(TIPPED) && !active.contains(evt.target)) active.blur();
+  });
+  document.addEventListener("keydown", function (evt) {
+    const active = document.activeElement;
+    if (evt.key === "Escape" && active && active.matches && active.matches(TIPPED)) active.blur();
+  });
+
+  // A table wider than its box (Dreadful Circus' final scores on a phone) says so: its cue
+  // shows while columns are hidden to the right.
+  function scrollCues() {
+    document.querySelectorAll("[data-scroll-cue]").forEach(function (box) {
+      const cue = document.getElementById(box.dataset.scrollCue);
+      const more = box.scrollWidth - box.clientWidth - box.scrollLeft > 2;
+      box.classList.toggle("has-more", more);
+      if (cue) cue.hidden = box.scrollWidth <= box.clientWidth + 2;
+    });
+  }
+  document.addEventListener("scroll", function (evt) {
+    if (evt.target.matches && evt.target.matches("[data-scroll-cue]")) scrollCues();
+  }, true);
+  window.addEventListener("resize", scrollCues);
+
   // The page says when it has settled, on <html> (for tools and the browser tests, which
   // wait for it instead of racing the pushes):
   // - data-ready: every script of the page has run and bound its handlers (htmx has processed
@@ -402,6 +545,8 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     setTimeout(function () {
+      decisionInView();
+      scrollCues();
       pushes += 1;
       const board = document.getElementById("board");
       if (board && board.dataset.version) html.dataset.version = board.dataset.version;

@@ -159,8 +159,13 @@
 
   document.addEventListener("change", function (evt) {
     const el = evt.target;
-    if (el.matches && el.matches("input.gg-target")) choose(el);
-    else if (el.closest && el.closest("form.gg-pay")) refreshPay();
+    if (el.matches && el.matches("input.gg-target")) {
+      choose(el);
+      // The form the card needs comes into view (it is in your area, under the board).
+      const pay = document.querySelector("form.gg-pay:not([hidden])");
+      const take = document.querySelector("form.gg-simple button[data-gg-for]:enabled:not([hidden])");
+      if (window.Stolik) window.Stolik.bringIntoView(pay || take);
+    } else if (el.closest && el.closest("form.gg-pay")) refreshPay();
   });
   document.addEventListener("input", function (evt) {
     if (evt.target.closest && evt.target.closest("form.gg-pay")) refreshPay();
