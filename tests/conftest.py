@@ -206,3 +206,16 @@ async def sqlite_server(tmp_path: Path) -> AsyncIterator[Server]:
         yield srv
     finally:
         await srv.stop()
+
+
+@pytest.fixture
+async def clock() -> FakeClock:
+    """The injected wall clock (a module may start it elsewhere by its own `clock`)."""
+    return FakeClock()
+
+
+@pytest.fixture
+async def clocked(db_url: str, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Server]:
+    """A server on SQLite and PostgreSQL whose clock the test moves (the ticker is idle)."""
+    async with served(db_url, tmp_path, now=clock, clock_tick=3600) as srv:
+        yield srv

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +17,7 @@ from app.store.models import Room
 from app.table import Table
 from app.table.idle import IDLE_CLOSE_AFTER
 from tests.clients import Player, make_table, table_of
-from tests.conftest import FakeClock, Server, start_server
+from tests.conftest import FakeClock, Server
 from tests.tables import app_of, bot_table, play_until_over, post
 
 
@@ -27,16 +25,6 @@ from tests.tables import app_of, bot_table, play_until_over, post
 async def clock() -> FakeClock:
     """The injected wall clock, starting now (rooms are stamped with the real time)."""
     return FakeClock(time.time())
-
-
-@pytest.fixture
-async def clocked(db_url: str, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Server]:
-    """A server on SQLite and PostgreSQL whose clock the test moves (the ticker is idle)."""
-    srv = await start_server(db_url, tmp_path, now=clock, clock_tick=3600)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 async def listed(player: Player) -> list[dict[str, Any]]:

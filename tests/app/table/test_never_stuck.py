@@ -5,7 +5,6 @@ turn clocks (expiry, three timeouts, a restart, two processes racing) and "Play 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -29,22 +28,6 @@ from tests.tables import (
     room_of,
     stored_game,
 )
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    """The injected wall clock."""
-    return FakeClock()
-
-
-@pytest.fixture
-async def clocked(db_url: str, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Server]:
-    """A server on SQLite and PostgreSQL whose clock the test moves (the ticker is idle)."""
-    srv = await start_server(db_url, tmp_path, now=clock, clock_tick=3600)
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 async def close_all(*players: Player) -> None:
