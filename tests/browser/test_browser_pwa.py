@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from app.api.routes import pwa
 from tests.browser import helpers as h
 from tests.clients import Player
 from tests.conftest import Server
@@ -25,6 +26,18 @@ pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/shots-pwa")
 OFFLINE_EN = "You are offline; we reconnect when you are back."
 OFFLINE_PL = "Jesteś offline; połączymy się ponownie, gdy wrócisz do sieci."
+
+
+SHELLS_BECOME = """async (name) => {
+  const shells = async () => (await caches.keys()).filter(n => n.startsWith("stolik-shell-"));
+  for (let i = 0; i < 100; i++) {
+    const now = await shells();
+    if (now.length === 1 && now[0] === name) return now;
+    await new Promise(done => setTimeout(done, 100));
+  }
+  return shells();
+}"""
+"""The worker's shell caches once they are just `name` (or, after 10 s, whatever they are)."""
 
 
 async def shot(page: Page, name: str) -> None:
@@ -82,6 +95,28 @@ async def worker_and_manifest(web: h.Web, ala: Player) -> None:
         % json.dumps(shells[0])
     )
     assert {"/static/css/stolik.css", "/offline", "/static/icons/icon-512.png"} <= set(cached)
+    preload = "navigator.serviceWorker.ready.then(r => r.navigationPreload.getState())"
+    assert (await page.evaluate(preload))["enabled"] is True
+
+
+async def test_a_new_deploy_replaces_the_cache(web: h.Web, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new shell version (here: `SHELL_EPOCH` raised, as a deploy that changes a shell file
+    does by itself) serves a new worker; it takes over and the old cache is gone."""
+    page = await web.open("/name", None, viewport=h.PHONE)
+    await controlled(page)
+    shells = "caches.keys().then(ns => ns.filter(n => n.startsWith('stolik-shell-')))"
+    assert await page.evaluate(shells) == [f"stolik-shell-{pwa.shell_version()}"]
+    try:
+        monkeypatch.setattr(pwa, "SHELL_EPOCH", "next deploy")
+        pwa.shell_version.cache_clear()
+        pwa.worker_source.cache_clear()
+        new = f"stolik-shell-{pwa.shell_version()}"
+        await page.evaluate("navigator.serviceWorker.ready.then(r => r.update())")
+        assert await page.evaluate(SHELLS_BECOME, new) == [new]
+    finally:
+        monkeypatch.undo()
+        pwa.shell_version.cache_clear()
+        pwa.worker_source.cache_clear()
 
 
 async def test_offline_navigation_shows_the_offline_page_and_comes_back(web: h.Web) -> None:
