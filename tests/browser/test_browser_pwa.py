@@ -91,8 +91,9 @@ async def worker_and_manifest(web: h.Web, ala: Player) -> None:
     shells = [n for n in names if n.startswith("stolik-shell-")]
     assert len(shells) == 1, names
     cached = await page.evaluate(
-        "caches.open(%s).then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))"
-        % json.dumps(shells[0])
+        "(name) => caches.open(name).then(c => c.keys())"
+        ".then(ks => ks.map(r => new URL(r.url).pathname))",
+        shells[0],
     )
     assert {"/static/css/stolik.css", "/offline", "/static/icons/icon-512.png"} <= set(cached)
     preload = "navigator.serviceWorker.ready.then(r => r.navigationPreload.getState())"
