@@ -1,0 +1,89 @@
+// Stolik's service worker. Served at /sw.js (scope: the whole site) by app/api/routes/pwa.py,
+// which fills in the version (a hash of everything cached) and the lists below.
+//
+// - At install: the app shell (stylesheet, page scripts, icons, the offline page in every
+//   language) goes into a cache named after the version; at activation every other cache of
+//   ours is deleted, so a new deploy replaces the old shell.
+// - Pages (navigations) always go to the network; only when the network fails does the
+//   worker answer with the offline page, in the language of the last page the person saw.
+// - Shell files go to the network too, and come from the cache only when that fails.
+// - Anything else (the API, form posts, other files) is not touched; websockets never pass
+//   through a service worker.
+"use strict";
+
+const VERSION = "__VERSION__";
+const SHELL = ["__SHELL__"];
+const LANGUAGES = ["__LANGUAGES__"];
+const PREFIX = "stolik-shell-";
+const CACHE = PREFIX + VERSION;
+const PREFS = "stolik-prefs";
+const LANG_KEY = "/sw/lang";
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(CACHE)
+      .then(function (cache) { return cache.addAll(SHELL.map(function (u) { return new Request(u, { cache: "reload" }); })); })
+      .then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys()
+      .then(function (names) {
+        return Promise.all(names.filter(function (n) { return n.startsWith(PREFIX) && n !== CACHE; })
+          .map(function (n) { return caches.delete(n); }));
+      })
+      // The page's request starts while the worker boots (no delay added to navigations).
+      .then(function () { return self.registration.navigationPreload && self.registration.navigationPreload.enable(); })
+      .then(function () { return self.clients.claim(); })
+  );
+});
+
+// A page tells the worker its language (<html lang>); kept in a small cache of its own, since
+// a worker's memory does not outlive its idle stop.
+self.addEventListener("message", function (event) {
+  const lang = event.data && event.data.lang;
+  if (LANGUAGES.indexOf(lang) < 0) return;
+  event.waitUntil(caches.open(PREFS).then(function (c) { return c.put(LANG_KEY, new Response(lang)); }));
+});
+
+function language() {
+  return caches.open(PREFS)
+    .then(function (c) { return c.match(LANG_KEY); })
+    .then(function (r) { return r ? r.text() : ""; })
+    .then(function (lang) {
+      if (LANGUAGES.indexOf(lang) >= 0) return lang;
+      const guess = (self.navigator.language || "").slice(0, 2).toLowerCase();
+      return LANGUAGES.indexOf(guess) >= 0 ? guess : LANGUAGES[0];
+    })
+    .catch(function () { return LANGUAGES[0]; });
+}
+
+function offlinePage() {
+  return language().then(function (lang) {
+    return caches.match("/offline?lang=" + lang, { cacheName: CACHE });
+  }).then(function (page) {
+    return page || Response.error();
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(
+      Promise.resolve(event.preloadResponse)
+        .then(function (preloaded) { return preloaded || fetch(request); })
+        .catch(offlinePage)
+    );
+    return;
+  }
+  if (SHELL.indexOf(url.pathname + url.search) >= 0) {
+    event.respondWith(fetch(request).catch(function () {
+      return caches.match(request, { cacheName: CACHE }).then(function (hit) { return hit || Response.error(); });
+    }));
+  }
+});
