@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
-from app import logs, memory
+from app import i18n, logs, memory
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, pages, pwa, ws
@@ -173,7 +173,12 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         if not is_outage(exc):
             raise exc
         log.warning("database unreachable", extra={"detail": type(exc).__name__})
-        return await room_error(request, unavailable())
+        refusal = unavailable()
+        if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+            # A page asked by a browser: the error page says so, in the reader's language.
+            page = ErrorPage(None, i18n.gettext("Try again"), refusal.message, refusal.status)
+            return await show_error_page(request, page)
+        return await room_error(request, refusal)
 
     for kind in OUTAGES:
         app.add_exception_handler(kind, database_away)

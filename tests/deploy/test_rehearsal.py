@@ -381,6 +381,9 @@ async def _postgres_rehearsal(replicas: Replicas, pg: PrivatePostgres, db_url: s
     answer = await host.http.post("/api/guest", json={"name": "Nowy"})
     assert answer.status_code == 503, answer.text
     assert answer.json()["error"]["code"] == "unavailable"
+    page = await host.http.get("/", headers={"Accept": "text/html"})
+    assert page.status_code == 503 and "try again" in page.text, page.text[:200]
+    assert "<html" in page.text  # the error page, not JSON
     assert host.version == version
     await asyncio.sleep(max(0.0, 3 - (time.monotonic() - down)))
     pg.start()
