@@ -1,0 +1,163 @@
+"""A games night in the database: creating it, its tables in order, what the standings are
+made of (each table's seats and, once finished, its ranks), "Play again" tables joining the
+night, and ending it. Functions on a session, the same on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.nights.models import Night, NightTable
+from app.store import tables
+from app.store.models import Game, Room, User, utcnow
+from app.store.rows import insert_row
+from app.store.tables import SeatInfo
+
+NAME_MAX = 64
+"""The longest name of a night (the column's width)."""
+
+
+@dataclass
+class NightTableRow:
+    """One table of a night as its page shows it."""
+
+    position: int
+    slug: str
+    game_id: str
+    status: str
+    """open, playing, finished, closed (the room's)."""
+    private: bool
+    invite_code: str
+    seats: list[SeatInfo]
+    ranks: dict[int, int] | None = None
+    """Seat → the engine's rank once the game is over (1 = best, ties share)."""
+    scores: dict[int, Any] = field(default_factory=dict)
+
+
+async def create_night(session: AsyncSession, host_id: int, name: str) -> Night:
+    """A new open night hosted by `host_id` (the caller commits)."""
+    night = Night(
+        slug=secrets.token_urlsafe(6),
+        name=name,
+        host_id=host_id,
+        status="open",
+        created_at=utcnow(),
+        finished_at=None,
+    )
+    return await insert_row(session, night)
+
+
+async def get_night(session: AsyncSession, slug: str) -> Night | None:
+    """A night by its slug."""
+    result = await session.execute(select(Night).where(Night.slug == slug))
+    return result.scalar_one_or_none()
+
+
+async def host_name(session: AsyncSession, night: Night) -> str:
+    """The display name of the night's host."""
+    result = await session.execute(select(User.name).where(User.id == night.host_id))
+    return result.scalar_one()
+
+
+async def link_table(session: AsyncSession, night_id: int, room_id: int) -> int:
+    """Add a table at the end of the night; returns its position (1 for the first). A table
+    already in a night breaks the unique constraint (IntegrityError)."""
+    last = await session.execute(
+        select(func.max(NightTable.position)).where(NightTable.night_id == night_id)
+    )
+    position = (last.scalar_one_or_none() or 0) + 1
+    await insert_row(session, NightTable(night_id=night_id, room_id=room_id, position=position))
+    return position
+
+
+async def night_of_room(session: AsyncSession, room_id: int) -> Night | None:
+    """The night a table belongs to, if any."""
+    result = await session.execute(
+        select(Night)
+        .join(NightTable, NightTable.night_id == Night.id)
+        .where(NightTable.room_id == room_id)
+    )
+    return result.scalar_one_or_none()
+
+
+async def adopt_rematches(session: AsyncSession, night: Night) -> int:
+    """While the night is open, "Play again" tables of its tables join it (each in turn, so a
+    rematch of a rematch too); committed here. Returns how many joined. Two readers adopting
+    the same rematch at once: the second breaks the unique constraint and changes nothing."""
+    if night.status != "open":
+        return 0
+    joined = 0
+    for _ in range(100):  # a bound, not a limit anyone meets: each pass adopts a generation
+        linked = select(NightTable.room_id)
+        parents = (
+            select(Room.rematch_slug)
+            .join(NightTable, NightTable.room_id == Room.id)
+            .where(NightTable.night_id == night.id, Room.rematch_slug.is_not(None))
+        )
+        found = await session.execute(
+            select(Room.id)
+            .where(Room.slug.in_(parents), Room.id.not_in(linked))
+            .order_by(Room.created_at, Room.id)
+        )
+        new = list(found.scalars().all())
+        if not new:
+            break
+        for room_id in new:
+            try:
+                async with session.begin_nested():
+                    await link_table(session, night.id, room_id)
+                joined += 1
+            except IntegrityError:
+                pass  # another request linked it first (or to another night)
+        await session.commit()
+    return joined
+
+
+async def night_tables(session: AsyncSession, night_id: int) -> list[NightTableRow]:
+    """The night's tables in order, with their seats and, for finished games, the ranks."""
+    result = await session.execute(
+        select(NightTable.position, Room)
+        .join(Room, Room.id == NightTable.room_id)
+        .where(NightTable.night_id == night_id)
+        .order_by(NightTable.position)
+    )
+    rows = result.all()
+    ids = [room.id for _, room in rows]
+    games = await session.execute(
+        select(Game.room_id, Game.result).where(Game.room_id.in_(ids), Game.status == "finished")
+    )
+    outcomes = {room_id: res for room_id, res in games.all() if res}
+    out = []
+    for position, room in rows:
+        outcome = outcomes.get(room.id)
+        ranks = {int(s): int(r) for s, r in outcome["ranks"].items()} if outcome else None
+        scores = {int(s): v for s, v in outcome.get("scores", {}).items()} if outcome else {}
+        out.append(
+            NightTableRow(
+                position,
+                room.slug,
+                room.game_id,
+                room.status,
+                room.private,
+                room.invite_code,
+                await tables.table_seats(session, room.id),
+                ranks,
+                scores,
+            )
+        )
+    return out
+
+
+async def finish_night(session: AsyncSession, night_id: int) -> bool:
+    """End an open night (the podium is final); False if it had ended already."""
+    done = await session.execute(
+        update(Night)
+        .where(Night.id == night_id, Night.status == "open")
+        .values(status="finished", finished_at=utcnow())
+    )
+    return bool(done.rowcount == 1)  # type: ignore[attr-defined]
