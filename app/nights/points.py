@@ -11,8 +11,7 @@ of four stand at places 1 and 2, so each counts place 1.5 and gets 10 × 2.5 / 3
 points of one game therefore always add up to 5 × n, ties or not.
 
 The night's standings add each participant's points over the night's finished games; a tie
-in points is broken by more wins, then by fewer games played (the same points from fewer
-games); participants still equal share a place. Pure: no I/O.
+in points is broken by more wins; participants still equal share a place. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -60,9 +59,9 @@ class Standing:
     history: list[float] = field(default_factory=list)
     """Their points in each game they finished, in the order the games finished."""
 
-    def order(self) -> tuple[float, int, int]:
-        """What decides the standings (bigger first): points, wins, fewer games played."""
-        return (round(self.points, 6), self.wins, -self.played)
+    def order(self) -> tuple[float, int]:
+        """What decides the standings (bigger first): points, then wins."""
+        return (round(self.points, 6), self.wins)
 
 
 def standings(results: Sequence[Result], present: Sequence[Hashable] = ()) -> list[Standing]:
