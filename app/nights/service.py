@@ -74,7 +74,7 @@ def carried_seats(last: NightTableRow | None, host: User, num_seats: int) -> lis
     if people > num_seats:
         raise Refusal(
             "night_too_many",
-            N_("%(count)s people play tonight: choose a game and seats for all of them."),
+            N_("People at the night: %(count)s. Choose a game and seats for all of them."),
             count=people,
         )
     if any(s.seat >= num_seats for s in carried):

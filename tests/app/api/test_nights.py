@@ -187,7 +187,7 @@ async def test_a_night_of_three_tables(server: Server) -> None:
         assert "Podium" in page.text and "Final standings" in page.text
         assert "hx-trigger" not in page.text, "a finished night's page stops polling"
         polish = await spectator.get(f"/n/{night}", headers={"Accept-Language": "pl"})
-        assert "Podium" in polish.text and "Końcowa klasyfikacja" in polish.text
+        assert "Podium" in polish.text and "Klasyfikacja końcowa" in polish.text
     finally:
         await spectator.aclose()
         for p in (ala, bartek):
