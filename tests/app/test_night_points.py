@@ -71,4 +71,4 @@ def test_podium_leaves_out_whoever_has_not_played() -> None:
     rows = standings([Result({0: "a", 1: "b"}, {0: 1, 1: 2})], present=["c"])
     assert [[r.key for r in step] for step in podium(rows)] == [["a"], ["b"], []]
     assert {r.key: r.place for r in rows} == {"a": 1, "b": 2, "c": 2}
-    assert [r.key for r in rows][0] == "a"
+    assert rows[0].key == "a"
