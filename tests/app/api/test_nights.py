@@ -47,6 +47,8 @@ async def test_a_night_of_three_tables(server: Server) -> None:
             "Bartek": 0,
             "Bot 3 (easy)": 0,
         }
+        page = await bartek.http.get(f"/t/{first}")
+        assert f'href="/n/{night}"' in page.text, "a night's table links to its night"
         hub1 = await bots_play_it(server, first, [ala, bartek])
         totals: dict[str, float] = {}
         names = {0: "Ala", 1: "Bartek", 2: "Bot 3 (easy)"}
