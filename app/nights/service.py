@@ -108,6 +108,9 @@ async def next_table(
         private=True,
     )
     seats = carried_seats(latest[-1] if latest else None, host, num_seats)
+    if not await nights.claim_night(session, night.id):
+        await session.rollback()
+        raise Refusal("night_over", N_("This night is over."))
     try:
         await insert_row(session, room)
         for s in seats:
@@ -130,9 +133,9 @@ async def end_night(session: AsyncSession, night: Night, host: User) -> None:
     """The host ends the night: no more tables join it, the podium is final."""
     _host_only(night, host)
     await nights.adopt_rematches(session, night)
-    await nights.finish_night(session, night.id)
+    if await nights.claim_night(session, night.id):
+        await nights.finish_night(session, night.id)
     await session.commit()
-    night.status = "finished"
 
 
 @dataclass
@@ -170,7 +173,7 @@ async def night_page(session: AsyncSession, night: Night, reader: int | None) ->
     """The night's tables and standings as `reader` sees them (adopting new "Play again"
     tables first). Standings come from finished games only: nothing of a game in progress."""
     await nights.adopt_rematches(session, night)
-    rows = await nights.night_tables(session, night.id)
+    rows = await nights.night_tables(session, night.id, night.finished_at)
     names: dict[Hashable, SeatInfo] = {}
     results = []
     for row in rows:

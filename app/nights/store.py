@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nights.models import Night, NightTable
@@ -85,41 +85,58 @@ async def night_of_room(session: AsyncSession, room_id: int) -> Night | None:
     return result.scalar_one_or_none()
 
 
+async def claim_night(session: AsyncSession, night_id: int) -> bool:
+    """Start a write of the night by taking its row, if it is still open (False: it ended).
+    The first statement of the transaction is this write, so two writers wait for each other
+    instead of both reading first (on SQLite two readers that both then write would fail)."""
+    await session.commit()  # end the caller's reads: no transaction holds the database
+    claimed = await session.execute(
+        update(Night)
+        .where(Night.id == night_id, Night.status == "open")
+        .values(status=Night.status)
+    )
+    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def _unlinked_rematches(night_id: int) -> Select[int]:
+    """The "Play again" tables of the night's tables that are in no night yet."""
+    parents = (
+        select(Room.rematch_slug)
+        .join(NightTable, NightTable.room_id == Room.id)
+        .where(NightTable.night_id == night_id, Room.rematch_slug.is_not(None))
+    )
+    return (
+        select(Room.id)
+        .where(Room.slug.in_(parents), Room.id.not_in(select(NightTable.room_id)))
+        .order_by(Room.created_at, Room.id)
+    )
+
+
 async def adopt_rematches(session: AsyncSession, night: Night) -> int:
-    """While the night is open, "Play again" tables of its tables join it (each in turn, so a
-    rematch of a rematch too); committed here. Returns how many joined. Two readers adopting
-    the same rematch at once: the second breaks the unique constraint and changes nothing."""
+    """While the night is open, "Play again" tables of its tables join it (a rematch of a
+    rematch too, generation by generation); committed here. Returns how many joined. Only
+    reads when there is nothing new; a write takes the night's row first, so two readers
+    adopting at once link each table once."""
     if night.status != "open":
         return 0
     joined = 0
-    for _ in range(100):  # a bound, not a limit anyone meets: each pass adopts a generation
-        linked = select(NightTable.room_id)
-        parents = (
-            select(Room.rematch_slug)
-            .join(NightTable, NightTable.room_id == Room.id)
-            .where(NightTable.night_id == night.id, Room.rematch_slug.is_not(None))
-        )
-        found = await session.execute(
-            select(Room.id)
-            .where(Room.slug.in_(parents), Room.id.not_in(linked))
-            .order_by(Room.created_at, Room.id)
-        )
-        new = list(found.scalars().all())
-        if not new:
+    while (await session.execute(_unlinked_rematches(night.id).limit(1))).first() is not None:
+        if not await claim_night(session, night.id):
+            await session.rollback()
             break
+        new = list((await session.execute(_unlinked_rematches(night.id))).scalars().all())
         for room_id in new:
-            try:
-                async with session.begin_nested():
-                    await link_table(session, night.id, room_id)
-                joined += 1
-            except IntegrityError:
-                pass  # another request linked it first (or to another night)
+            await link_table(session, night.id, room_id)
         await session.commit()
+        joined += len(new)
     return joined
 
 
-async def night_tables(session: AsyncSession, night_id: int) -> list[NightTableRow]:
-    """The night's tables in order, with their seats and, for finished games, the ranks."""
+async def night_tables(
+    session: AsyncSession, night_id: int, until: datetime | None = None
+) -> list[NightTableRow]:
+    """The night's tables in order, with their seats and, for games finished (by `until`,
+    when the night ended: a game that ends later no longer counts), the ranks."""
     result = await session.execute(
         select(NightTable.position, Room)
         .join(Room, Room.id == NightTable.room_id)
@@ -128,9 +145,12 @@ async def night_tables(session: AsyncSession, night_id: int) -> list[NightTableR
     )
     rows = result.all()
     ids = [room.id for _, room in rows]
-    games = await session.execute(
-        select(Game.room_id, Game.result).where(Game.room_id.in_(ids), Game.status == "finished")
+    finished = select(Game.room_id, Game.result).where(
+        Game.room_id.in_(ids), Game.status == "finished"
     )
+    if until is not None:
+        finished = finished.where(Game.updated_at <= until)
+    games = await session.execute(finished)
     outcomes = {room_id: res for room_id, res in games.all() if res}
     out = []
     for position, room in rows:
