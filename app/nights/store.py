@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nights.models import Night, NightTable
 from app.store import tables
-from app.store.models import Game, Room, User, utcnow
+from app.store.models import Game, Room, SeatRow, User, utcnow
 from app.store.rows import insert_row
 from app.store.tables import SeatInfo
 
@@ -152,6 +152,7 @@ async def night_tables(
         finished = finished.where(Game.updated_at <= until)
     games = await session.execute(finished)
     outcomes = {room_id: res for room_id, res in games.all() if res}
+    seats = await _seats_of(session, ids)
     out = []
     for position, room in rows:
         outcome = outcomes.get(room.id)
@@ -165,11 +166,34 @@ async def night_tables(
                 room.status,
                 room.private,
                 room.invite_code,
-                await tables.table_seats(session, room.id),
+                seats.get(room.id, []),
                 ranks,
                 scores,
             )
         )
+    return out
+
+
+async def _seats_of(session: AsyncSession, room_ids: list[int]) -> dict[int, list[SeatInfo]]:
+    """The occupied seats of several rooms in one query (as `tables.table_seats` for one)."""
+    result = await session.execute(
+        select(
+            SeatRow.room_id,
+            SeatRow.seat,
+            SeatRow.user_id,
+            User.name,
+            SeatRow.bot_level,
+            SeatRow.control,
+            User.gender,
+        )
+        .outerjoin(User, User.id == SeatRow.user_id)
+        .where(SeatRow.room_id.in_(room_ids))
+        .order_by(SeatRow.room_id, SeatRow.seat)
+    )
+    out: dict[int, list[SeatInfo]] = {}
+    for room_id, seat, uid, name, level, control, gender in result.all():
+        shown = name if uid is not None else tables.bot_name(seat, level or "normal")
+        out.setdefault(room_id, []).append(SeatInfo(seat, uid, shown, level, control, gender))
     return out
 
 
