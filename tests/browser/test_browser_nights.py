@@ -34,6 +34,11 @@ async def test_standings_page_follows_the_night(sqlite_server: Server, web: h.We
         await bots_play_it(server, first, [ala, bartek])
         second, _ = await next_table(ala, night, "high_card", 3)
 
+        lobby = await web.open("/", ala)
+        await expect(lobby.locator("#start-night")).to_be_visible()
+        await h.shot(lobby, "night_lobby_en_laptop")
+        await lobby.context.close()
+
         page = await web.open(f"/n/{night}", bartek)
         rows = page.locator("table.standings tbody tr")
         await expect(rows).to_have_count(3)
