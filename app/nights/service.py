@@ -160,8 +160,6 @@ class NightPage:
     tables: list[NightTableRow]
     lines: list[Line]
     podium: list[list[Line]]
-    present: bool
-    """The reader sits (or sat) at a table of the night, or hosts it."""
 
 
 def participant(seat: SeatInfo) -> Hashable:
@@ -198,8 +196,7 @@ async def night_page(session: AsyncSession, night: Night, reader: int | None) ->
     ]
     by_key = dict(zip([r.key for r in standings], lines, strict=True))
     podium = [[by_key[r.key] for r in step] for step in points.podium(standings)]
-    present = reader == night.host_id or me in names
-    return NightPage(night, await nights.host_name(session, night), rows, lines, podium, present)
+    return NightPage(night, await nights.host_name(session, night), rows, lines, podium)
 
 
 def game_choices() -> list[dict[str, Any]]:

@@ -5,9 +5,8 @@ night, and ending it. Functions on a session, the same on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -36,7 +35,6 @@ class NightTableRow:
     seats: list[SeatInfo]
     ranks: dict[int, int] | None = None
     """Seat → the engine's rank once the game is over (1 = best, ties share)."""
-    scores: dict[int, Any] = field(default_factory=dict)
 
 
 async def create_night(session: AsyncSession, host_id: int, name: str) -> Night:
@@ -157,7 +155,6 @@ async def night_tables(
     for position, room in rows:
         outcome = outcomes.get(room.id)
         ranks = {int(s): int(r) for s, r in outcome["ranks"].items()} if outcome else None
-        scores = {int(s): v for s, v in outcome.get("scores", {}).items()} if outcome else {}
         out.append(
             NightTableRow(
                 position,
@@ -168,7 +165,6 @@ async def night_tables(
                 room.invite_code,
                 seats.get(room.id, []),
                 ranks,
-                scores,
             )
         )
     return out
