@@ -147,23 +147,24 @@ async def test_refusals_change_nothing(server: Server) -> None:
     """Only the host adds tables; an unknown game, seats the game does not allow, or more
     people than seats are refused with a clear message and add nothing; an unknown night is
     a 404."""
-    ala, bartek = await login(server, "Ala"), await login(server, "Bartek")
+    ala, bartek, celina = [await login(server, n) for n in ("Ala", "Bartek", "Celina")]
     try:
         night = await start_night(ala)
-        first, code = await next_table(ala, night, "high_card", 2)
-        r = await bartek.http.post(f"/api/tables/{first}/join", params={"code": code})
-        r.raise_for_status()
+        first, code = await next_table(ala, night, "high_card", 3)
+        for p in (bartek, celina):
+            r = await p.http.post(f"/api/tables/{first}/join", params={"code": code})
+            r.raise_for_status()
         for who, form, status, words in [
-            (bartek, {"game": "high_card", "seats": "2"}, 403, "Only the host"),
-            (ala, {"game": "no_such_game", "seats": "2"}, 400, "no playable game"),
+            (bartek, {"game": "high_card", "seats": "3"}, 403, "Only the host"),
+            (ala, {"game": "no_such_game", "seats": "3"}, 400, "no playable game"),
             (ala, {"game": "high_card", "seats": "9"}, 400, "2 to 4 players"),
             (ala, {"game": "high_card", "seats": "x"}, 400, "2 to 4 players"),
+            (ala, {"game": "high_card", "seats": "2"}, 409, "People at the night: 3."),
         ]:
             r = await who.http.post(f"/n/{night}/tables", data=form)
             assert r.status_code == status, (form, r.status_code)
             assert words in r.text
-        # Two people and a 1-seat request: the game refuses it first; with two seats both sit.
-        assert len((await night_json(ala, night))["tables"]) == 1
+        assert len((await night_json(ala, night))["tables"]) == 1, "nothing was added"
         r = await ala.http.post("/nights", data={"name": "   "})
         assert r.status_code == 422 and "Give the night a name" in r.text
         r = await ala.http.get("/n/nope")
@@ -171,5 +172,5 @@ async def test_refusals_change_nothing(server: Server) -> None:
         r = await ala.http.get("/api/nights/nope")
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_night"
     finally:
-        for p in (ala, bartek):
+        for p in (ala, bartek, celina):
             await p.close()
