@@ -77,12 +77,13 @@ def carried_seats(last: NightTableRow | None, host: User, num_seats: int) -> lis
             N_("People at the night: %(count)s. Choose a game and seats for all of them."),
             count=people,
         )
-    if any(s.seat >= num_seats for s in carried):
-        carried = [
-            SeatInfo(i, s.user_id, s.name, s.bot_level, None, s.gender)
-            for i, s in enumerate(carried)
-        ]
-    return [SeatInfo(s.seat, s.user_id, s.name, s.bot_level, None, s.gender) for s in carried]
+    renumber = any(s.seat >= num_seats for s in carried)
+    out = []
+    for i, s in enumerate(carried):
+        seat = i if renumber else s.seat
+        name = s.name if s.bot_level is None else rooms.bot_name(seat, s.bot_level)
+        out.append(SeatInfo(seat, s.user_id, name, s.bot_level, None, s.gender))
+    return out
 
 
 async def next_table(
