@@ -40,6 +40,32 @@ async def create_table(
 ) -> Room:
     """Validate and create a room; the host takes seat 0. Stored by `store`: in `session`,
     which the caller commits, or at once (one statement on PostgreSQL, committed)."""
+    room = valid_table(
+        host_id=host_id,
+        game_id=game_id,
+        num_seats=num_seats,
+        options=options,
+        private=private,
+        clock=clock,
+        bot_level=bot_level,
+    )
+    return await store.create_table(
+        session, room, tables.SeatInfo(0, host_id, "")
+    )  # (the name is the user's)
+
+
+def valid_table(
+    *,
+    host_id: int,
+    game_id: str,
+    num_seats: int,
+    options: dict[str, Any],
+    private: bool,
+    clock: str = "none",
+    bot_level: str = "normal",
+) -> Room:
+    """A new open room, not stored yet, from what a host asked for; `Refusal` if the game,
+    seats, clock, bot level or options will not do."""
     engine = REGISTRY.get(game_id)
     if engine is None or not has_screen(game_id):
         raise Refusal(
@@ -72,10 +98,7 @@ async def create_table(
         "clock": clock,
         "bot_level": bot_level,
     }
-    room = tables.new_table(**fields)
-    return await store.create_table(
-        session, room, tables.SeatInfo(0, host_id, "")
-    )  # (the name is the user's)
+    return tables.new_table(**fields)
 
 
 def option_fields(game_id: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from app.core.config import Settings
+from app.nights import models as night_models  # noqa: F401 - the nights' tables
 from app.store.engine import make_engine
 from app.store.models import Base
 

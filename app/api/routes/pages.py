@@ -32,6 +32,7 @@ from app.lobby import (
     options_from_form,
     playable_engines,
 )
+from app.nights.store import night_of_room
 from app.presentation import log as game_log
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import standing_names, table_info
@@ -197,12 +198,14 @@ async def table_page(
     tables: TablesDep,
     user: UserDep,
     settings: SettingsDep,
+    session: SessionDep,
     code: str | None = None,
 ) -> Response:
     """The table: waiting room before the start, then the game screen; spectators read-only."""
     uid = user.id if user else None
     with refusal_shown(user, i18n.gettext("Table not available")):
         table = await find_table(tables, slug, uid, code)
+    night = await night_of_room(session, table.id)
     ws_url = f"/ws/t/{slug}" + (f"?code={quote(code)}" if code else "")
     invite = f"/t/{slug}?code={table.invite_code}" if table.private else f"/t/{slug}"
     ctx: dict[str, Any] = {
@@ -212,6 +215,7 @@ async def table_page(
         "invite_path": invite,
         "code": code,
         "is_host": uid == table.host_id,
+        "night": night,
         "chat_max_chars": settings.chat_max_chars,
         "next": quote(str(request.url.path) + (f"?code={code}" if code else "")),
     }
