@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import i18n, logs, memory
+from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, pages, pwa, ws
@@ -118,6 +119,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(devices.router)
+    app.include_router(account_routes.router)
     app.include_router(history.router)
     app.include_router(pwa.router)
 
