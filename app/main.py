@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         kind: RateBudgets(settings.create_rate_count, settings.create_rate_window)
         for kind in ("guests", "tables")
     }
+    app.state.mail_budgets = RateBudgets(settings.mail_rate_count, settings.mail_rate_window)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.resolved_secret_key,

@@ -28,6 +28,7 @@ from app.store.models import User
 router = APIRouter()
 
 UNKNOWN_PASSKEY = N_("This passkey belongs to no account here (was it removed?).")
+TOO_MANY_MAILS = N_("Too many e-mails asked for; try again in a few minutes.")
 MINUTES = int(accounts.EMAIL_LINK_LIFETIME // 60)
 
 
@@ -69,6 +70,15 @@ async def account_page(
     return await _page(request, session, settings, user, notice=notices.get(done))
 
 
+def _spend_mail(request: Request, email: str) -> None:
+    """Count one e-mail against the caller's address and the recipient's mailbox; refuse
+    with 429 (`rate_limited`) past either budget (MAIL_RATE_COUNT per MAIL_RATE_WINDOW)."""
+    budgets = request.app.state.mail_budgets
+    address = request.client.host if request.client else "?"
+    if budgets.over(f"ip:{address}") or budgets.over(f"to:{email}"):
+        raise Refusal("rate_limited", TOO_MANY_MAILS, 429)
+
+
 def _link(request: Request, settings: Settings, token: str) -> str:
     base = settings.origins[0] if settings.origins else str(request.base_url).rstrip("/")
     return f"{base}/account/email/{token}"
@@ -92,6 +102,7 @@ async def add_email(
         owner = await accounts.owner_of(session, email)
         if owner is not None and owner != user.id:
             raise Refusal("email_taken", accounts.EMAIL_TAKEN, 409)
+        _spend_mail(request, email)
         token = await accounts.new_email_link(session, user.id, email, "add", tables.runtime.now())
         letter = mail.message(
             settings, email, "add", user.name, _link(request, settings, token), MINUTES
@@ -134,6 +145,7 @@ async def email_signin(
     form = await request.form()
     try:
         email = accounts.normal_email(str(form.get("email", "")))
+        _spend_mail(request, email)  # counted for an address of nobody too: the same answer
         owner = await accounts.owner_of(session, email)
         if owner is not None:
             person = await accounts.fresh(session, owner)

@@ -100,6 +100,12 @@ class Settings(BaseSettings):
         default="starttls",
         description="How the SMTP connection is protected: starttls, tls (implicit) or none",
     )
+    mail_rate_count: int = Field(
+        default=5,
+        description="Sign-in e-mails one address may ask for, and one mailbox may get, per "
+        "window (0: no limit)",
+    )
+    mail_rate_window: float = Field(default=900.0, description="E-mail rate-limit window, seconds")
     mail_from: str = Field(
         default="Stolik <stolik@localhost>", description="The From address of sign-in e-mails"
     )

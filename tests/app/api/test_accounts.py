@@ -267,3 +267,25 @@ async def test_store_deletion_and_ways(db_url: str, tmp_path: Path) -> None:
             assert await accounts.passkeys(session, uid) == []
     finally:
         await engine.dispose()
+
+
+async def test_sign_in_mails_are_budgeted(tmp_path: Path) -> None:
+    """Past MAIL_RATE_COUNT a caller gets 429 and nothing is sent (SQLite: no database
+    question here)."""
+    async with mailbox() as box:
+        srv = await start_server(
+            f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}",
+            tmp_path,
+            mail_rate_count=1,
+            **box.settings(),
+        )
+        try:
+            ewa = await guest(srv.url, "Ewa")
+            await confirm_address(box, ewa, "ewa@example.org")
+            async with httpx.AsyncClient(base_url=srv.url, timeout=10) as other:
+                r = await other.post("/account/signin/email", data={"email": "ewa@example.org"})
+                assert r.status_code == 429 and "Too many e-mails" in r.text
+            assert len(box.messages) == 1
+            await ewa.aclose()
+        finally:
+            await srv.stop()
