@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.browser import helpers as h
+from tests.browser.test_browser_languages import english_on, english_only_messages
 from tests.conftest import start_server
 from tests.mailbox import mailbox
 
@@ -131,6 +132,8 @@ async def passkey_journey(web: h.Web) -> None:
     # In Polish.
     await phone.locator("form.lang-switch button[value=pl]").click()
     await expect(phone.locator("h1")).to_have_text("Twoje konto")
+    english = english_only_messages()
+    assert await english_on(phone, english, "body") == []
     await h.phone_shot(phone, "account_phone_pl")
     await laptop.locator("form.lang-switch button[value=pl]").click()
     await laptop.goto(web.url("/account"))
@@ -139,6 +142,7 @@ async def passkey_journey(web: h.Web) -> None:
     fresh = await web.page(locale="pl-PL")
     await fresh.goto(web.url("/account"))
     await expect(fresh.locator("h1")).to_have_text("Logowanie do Stolika")
+    assert await english_on(fresh, english, "body") == []
     await h.shot(fresh, "account_signin_laptop_pl")
     await fresh.goto(web.url("/account"))
     await fresh.set_viewport_size(h.PHONE)
