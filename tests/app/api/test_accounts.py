@@ -96,6 +96,16 @@ async def test_email_sign_in_once_within_15_minutes(db_url: str, tmp_path: Path)
                 assert (await third.post(f"/account/email/{late}")).status_code == 410
                 assert await whoami(third) is None
 
+            # A guest on another browser signs in to the account (leaving the guest behind).
+            visitor = await guest(srv.url, "Gość")
+            page = (await visitor.get("/account")).text
+            assert "Already have an account?" in page and "leaves the guest" in page
+            await visitor.post("/account/signin/email", data={"email": "ala@example.org"})
+            token = link_in(await box.next(3))
+            assert (await visitor.post(f"/account/email/{token}")).status_code == 303
+            assert await whoami(visitor) == "Ala Żółć"
+            await visitor.aclose()
+
             # The address is never shown to anyone else.
             uid = await _user_id(srv, "Ala Żółć")
             async with httpx.AsyncClient(base_url=srv.url, timeout=10) as stranger:
