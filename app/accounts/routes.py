@@ -321,4 +321,5 @@ async def delete_account(
     request.session.clear()
     tables.signed_out(user.id, gone)
     tables.renamed(user.id, DELETED_NAME)
+    tables.regendered(user.id, None)  # spoken of in neutral words from now on
     return RedirectResponse("/", status_code=303)

@@ -212,6 +212,7 @@ async def test_deleting_an_account_keeps_its_games(db_url: str, tmp_path: Path) 
         srv = await start_server(db_url, tmp_path, **box.settings())
         try:
             kasia = await guest(srv.url, "Kasia")
+            await kasia.post("/name", data={"name": "Kasia", "gender": "she", "next": "/"})
             await confirm_address(box, kasia, "kasia@example.org")
             host = await guest(srv.url, "Host")
             made = await host.post(
@@ -223,6 +224,7 @@ async def test_deleting_an_account_keeps_its_games(db_url: str, tmp_path: Path) 
             assert (await host.post(f"/api/tables/{slug}/bots?level=easy")).status_code == 200
             assert (await host.post(f"/api/tables/{slug}/start")).status_code == 200
 
+            kasia_id = await _user_id(srv, "Kasia")
             r = await kasia.post("/account/delete", data={})
             assert r.status_code == 422  # the box was not ticked: nothing changes
             assert await whoami(kasia) == "Kasia"
@@ -232,6 +234,10 @@ async def test_deleting_an_account_keeps_its_games(db_url: str, tmp_path: Path) 
 
             page = (await host.get(f"/api/tables/{slug}")).text
             assert "deleted player" in page and "Kasia" not in page
+            seat = (await host.get(f"/api/tables/{slug}")).json()["seats"][1]
+            assert (seat["name"], seat["grammar"]) == ("deleted player", "neutral")
+            profile = (await host.get(f"/u/{kasia_id}")).text
+            assert "<h1>deleted player</h1>" in profile and "Kasia" not in profile
             await host.post("/lang", data={"lang": "pl", "next": "/"})
             page = (await host.get(f"/api/tables/{slug}")).text
             assert "usunięty gracz" in page
