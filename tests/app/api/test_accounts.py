@@ -8,6 +8,7 @@ tests/browser/test_browser_accounts.py."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -47,7 +48,7 @@ async def confirm_address(box: Mailbox, http: httpx.AsyncClient, email: str) -> 
 async def test_email_sign_in_once_within_15_minutes(db_url: str, tmp_path: Path) -> None:
     clock = FakeClock()
     async with mailbox() as box:
-        srv = await start_server(db_url, tmp_path, now=clock, **box.settings())
+        srv = await start_server(db_url, tmp_path, now=clock, mail_rate_count=20, **box.settings())
         try:
             ala = await guest(srv.url, "Ala Żółć")
             page = (await ala.get("/account")).text
@@ -96,12 +97,24 @@ async def test_email_sign_in_once_within_15_minutes(db_url: str, tmp_path: Path)
                 assert (await third.post(f"/account/email/{late}")).status_code == 410
                 assert await whoami(third) is None
 
+            # Two browsers using one link at the same moment: exactly one gets in.
+            await phone.post("/account/signin/email", data={"email": "ala@example.org"})
+            race = link_in(await box.next(3))
+            async with (
+                httpx.AsyncClient(base_url=srv.url, timeout=10) as one,
+                httpx.AsyncClient(base_url=srv.url, timeout=10) as two,
+            ):
+                answers = await asyncio.gather(
+                    one.post(f"/account/email/{race}"), two.post(f"/account/email/{race}")
+                )
+                assert sorted(a.status_code for a in answers) == [303, 410]
+
             # A guest on another browser signs in to the account (leaving the guest behind).
             visitor = await guest(srv.url, "Gość")
             page = (await visitor.get("/account")).text
             assert "Already have an account?" in page and "leaves the guest" in page
             await visitor.post("/account/signin/email", data={"email": "ala@example.org"})
-            token = link_in(await box.next(3))
+            token = link_in(await box.next(4))
             assert (await visitor.post(f"/account/email/{token}")).status_code == 303
             assert await whoami(visitor) == "Ala Żółć"
             await visitor.aclose()
@@ -305,3 +318,63 @@ async def test_sign_in_mails_are_budgeted(tmp_path: Path) -> None:
             await ewa.aclose()
         finally:
             await srv.stop()
+
+
+async def test_mail_off_or_down_and_bad_passkey_answers_change_nothing(tmp_path: Path) -> None:
+    """No SMTP server configured: e-mail is off (503, the page offers passkeys only); one
+    configured but down: 503 "could not be sent" and no link is kept. A passkey answer that
+    is not JSON, names no passkey, or comes without a pending challenge is refused (400)
+    and signs nobody in."""
+    import socket
+
+    with socket.socket() as probe:  # a port where nothing listens
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    url = f"sqlite+aiosqlite:///{tmp_path / 'stolik.db'}"
+    srv = await start_server(url, tmp_path)
+    try:
+        ela = await guest(srv.url, "Ela")
+        page = (await ela.get("/account")).text
+        assert "This server does not send e-mail" in page and 'action="/account/email"' not in page
+        r = await ela.post("/account/email", data={"email": "ela@example.org"})
+        assert r.status_code == 503
+        async with httpx.AsyncClient(base_url=srv.url, timeout=10) as nobody:
+            r = await nobody.post("/account/signin/email", data={"email": "ela@example.org"})
+            assert r.status_code == 503
+            for body in (b"not json", b"[]", b"{}", b'{"rawId": "abc"}'):
+                r = await nobody.post(
+                    "/account/signin/passkey",
+                    content=body,
+                    headers={"content-type": "application/json"},
+                )
+                assert r.status_code == 400, body
+                assert r.json()["error"]["code"] in ("passkey_failed", "unknown_passkey")
+            options = (await nobody.post("/account/signin/passkey/options")).json()
+            assert options["rpId"] == "127.0.0.1" and options["challenge"]
+            assert await whoami(nobody) is None
+        r = await ela.post("/account/passkeys", json={"id": "x", "rawId": "x", "response": {}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "passkey_failed"
+        assert "is your account" not in (await ela.get("/account")).text
+        await ela.aclose()
+    finally:
+        await srv.stop()
+
+    srv = await start_server(url, tmp_path, smtp_host="127.0.0.1", smtp_port=dead)
+    try:
+        ela = await guest(srv.url, "Ela")
+        r = await ela.post("/account/email", data={"email": "ela@example.org"})
+        assert r.status_code == 503 and "could not be sent" in r.text
+        engine = make_engine(url)
+        try:
+            async with make_session_factory(engine)() as session:
+                from sqlalchemy import func, select
+
+                from app.store.models import EmailLink
+
+                count = await session.execute(select(func.count()).select_from(EmailLink))
+                assert count.scalar_one() == 0
+        finally:
+            await engine.dispose()
+        await ela.aclose()
+    finally:
+        await srv.stop()
