@@ -7,6 +7,7 @@ the address belongs to an account, so the form tells nobody whose address it is.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -24,6 +25,7 @@ from app.i18n import N_
 from app.identity import describe_agent
 from app.presentation.environment import templates
 from app.store.models import User
+from app.table import Tables
 
 router = APIRouter()
 
@@ -306,16 +308,31 @@ async def signin_passkey(
     return {"ok": True, "next": "/"}
 
 
+async def _leave_before_start(tables: Tables, slug: str, user_id: int) -> None:
+    """A person about to be deleted leaves a table that has not started (closes it, as its
+    host); one that started meanwhile keeps them, as "deleted player"."""
+    table = await tables.get(slug)
+    if table is None:
+        return
+    with contextlib.suppress(Refusal):
+        if table.host_id == user_id:
+            await table.close(user_id)
+        else:
+            await table.leave(user_id)
+
+
 @router.post("/account/delete")
 async def delete_account(
     request: Request, session: SessionDep, settings: SettingsDep, user: NamedUser, tables: TablesDep
 ) -> Response:
-    """Delete this person (asked to tick that they mean it): their games stay, under
-    "deleted player"."""
+    """Delete this person (asked to tick that they mean it): they leave the tables that have
+    not started (closing those they host); their games stay, under "deleted player"."""
     form = await request.form()
     if form.get("confirm") != "yes":
         message = i18n.gettext("Tick the box to confirm that you want to delete the account.")
         return await _page(request, session, settings, user, 422, error=message)
+    for slug in await accounts.waiting_tables(session, user.id):
+        await _leave_before_start(tables, slug, user.id)
     gone = await accounts.delete_account(session, user.id, tables.runtime.now())
     await session.commit()
     request.session.clear()

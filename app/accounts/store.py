@@ -17,7 +17,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.accounts.names import DELETED_NAME, name_key
 from app.errors import Refusal
 from app.i18n import N_
-from app.store.models import ChatMessage, Device, DeviceLink, EmailLink, Passkey, User
+from app.store.models import (
+    ChatMessage,
+    Device,
+    DeviceLink,
+    EmailLink,
+    Passkey,
+    Room,
+    SeatRow,
+    User,
+)
 
 EMAIL_LINK_LIFETIME = 900.0
 """An e-mail sign-in link is good for 15 minutes."""
@@ -268,6 +277,17 @@ async def confirm_email(session: AsyncSession, user_id: int, email: str) -> None
             await session.execute(update(User).where(User.id == user_id).values(email=email))
     except IntegrityError as exc:
         raise Refusal("email_taken", EMAIL_TAKEN, 409) from exc
+
+
+async def waiting_tables(session: AsyncSession, user_id: int) -> list[str]:
+    """The slugs of the tables not started yet where the person sits or hosts."""
+    seated = select(SeatRow.room_id).where(SeatRow.user_id == user_id)
+    rows = await session.execute(
+        select(Room.slug).where(
+            Room.status == "open", (Room.host_id == user_id) | Room.id.in_(seated)
+        )
+    )
+    return sorted(rows.scalars())
 
 
 async def delete_account(session: AsyncSession, user_id: int, now: float) -> list[str]:

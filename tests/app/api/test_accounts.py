@@ -237,6 +237,12 @@ async def test_deleting_an_account_keeps_its_games(db_url: str, tmp_path: Path) 
             assert (await host.post(f"/api/tables/{slug}/bots?level=easy")).status_code == 200
             assert (await host.post(f"/api/tables/{slug}/start")).status_code == 200
 
+            # Tables that have not started: hers closes, she leaves the other.
+            own = await kasia.post("/api/tables", json={"game": "incan_gold", "seats": 3})
+            own_slug = own.json()["slug"]
+            waiting = await host.post("/api/tables", json={"game": "incan_gold", "seats": 4})
+            waiting_slug = waiting.json()["slug"]
+            assert (await kasia.post(f"/api/tables/{waiting_slug}/join")).status_code == 200
             kasia_id = await _user_id(srv, "Kasia")
             r = await kasia.post("/account/delete", data={})
             assert r.status_code == 422  # the box was not ticked: nothing changes
@@ -249,6 +255,9 @@ async def test_deleting_an_account_keeps_its_games(db_url: str, tmp_path: Path) 
             assert "deleted player" in page and "Kasia" not in page
             seat = (await host.get(f"/api/tables/{slug}")).json()["seats"][1]
             assert (seat["name"], seat["grammar"]) == ("deleted player", "neutral")
+            assert (await host.get(f"/api/tables/{own_slug}")).json()["status"] == "closed"
+            seats = (await host.get(f"/api/tables/{waiting_slug}")).json()["seats"]
+            assert [s["name"] for s in seats if s["name"]] == ["Host"]
             profile = (await host.get(f"/u/{kasia_id}")).text
             assert "<h1>deleted player</h1>" in profile and "Kasia" not in profile
             await host.post("/lang", data={"lang": "pl", "next": "/"})
