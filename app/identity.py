@@ -26,6 +26,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.accounts.names import DELETED_NAME
 from app.store import people
 from app.store.models import User
 
@@ -157,7 +158,7 @@ async def resolve(
             return user
     if not isinstance(sid, str):
         user = await people.get_user(db, uid)
-        if user is None:
+        if user is None or user.name == DELETED_NAME:  # a deleted account stays deleted
             cookie.clear()
             return None
         if upgrade:

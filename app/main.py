@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.sessions import SessionMiddleware
 
 from app import i18n, logs, memory
+from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
 from app.api.routes import api, devices, history, nights, pages, pwa, ws
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         kind: RateBudgets(settings.create_rate_count, settings.create_rate_window)
         for kind in ("guests", "tables")
     }
+    app.state.mail_budgets = RateBudgets(settings.mail_rate_count, settings.mail_rate_window)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.resolved_secret_key,
@@ -118,6 +120,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(devices.router)
+    app.include_router(account_routes.router)
     app.include_router(history.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts import store as accounts
 from app.api.deps import new_guest, spend_creation
 from app.names import NAME_MAX_CHARS, clean_name
-from app.store import people
 from app.store.models import User
 from app.table import Tables
 
@@ -20,13 +20,14 @@ async def name_guest(
 ) -> int:
     """Make this browser a new guest called `name` (counted against its address's budget:
     `rate_limited` past it), or rename `user`; committed, and the tables the person sits at
-    are told. The person's id."""
+    are told. The person's id. An account's new name must be free among accounts
+    (`name_taken`, nothing changed)."""
     if user is None:
         spend_creation(request, "guests")
         uid = await new_guest(request, session, name)
         await session.commit()  # a new guest sits nowhere yet: no table to tell
         return uid
-    await people.rename_user(session, user.id, name)
+    await accounts.rename(session, user.id, name)
     await session.commit()
     tables.renamed(user.id, name)
     return user.id

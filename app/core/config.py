@@ -90,6 +90,26 @@ class Settings(BaseSettings):
         default=600.0, description="Creation rate-limit window, seconds"
     )
 
+    smtp_host: str = Field(
+        default="", description="SMTP server that sends e-mail sign-in links; empty: e-mail off"
+    )
+    smtp_port: int = Field(default=587, description="SMTP server port")
+    smtp_username: str = Field(default="", description="SMTP login; empty: none")
+    smtp_password: str = Field(default="", description="SMTP password")
+    smtp_security: str = Field(
+        default="starttls",
+        description="How the SMTP connection is protected: starttls, tls (implicit) or none",
+    )
+    mail_rate_count: int = Field(
+        default=5,
+        description="Sign-in e-mails one address may ask for, and one mailbox may get, per "
+        "window (0: no limit)",
+    )
+    mail_rate_window: float = Field(default=900.0, description="E-mail rate-limit window, seconds")
+    mail_from: str = Field(
+        default="Stolik <stolik@localhost>", description="The From address of sign-in e-mails"
+    )
+
     redis_url: str = Field(
         default="",
         description="Redis for several server processes (redis://host:6379/0); empty: one "

@@ -20,6 +20,7 @@ from jinja2 import FileSystemLoader
 from markupsafe import Markup, escape
 
 from app import bots, clocks, i18n, identity
+from app.accounts.names import shown
 from app.core.config import ROOT
 from app.gendered import GENDER_CHOICES
 from app.i18n import N_
@@ -40,6 +41,7 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext
 )
 templates.env.globals["lang"] = i18n.current
+templates.env.globals["person_name"] = shown
 templates.env.globals["gender_choices"] = GENDER_CHOICES
 
 

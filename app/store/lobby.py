@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.names import shown
 from app.store.models import (
     Room,
     SeatRow,
@@ -65,7 +66,7 @@ async def lobby_rows(
         LobbyRow(
             r.slug,
             r.game_id,
-            host,
+            shown(host),
             int(n),
             r.num_seats,
             r.status,

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     UniqueConstraint,
 )
@@ -43,6 +44,16 @@ class User(Base):
     """How the site speaks of the person: "she", "he" or "neutral" (None: not chosen, read
     as neutral wording; see app/i18n.py `GENDERS`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    """An account's name folded for comparison (app/accounts/names.py), unique among
+    accounts; None for a guest (guests keep free names)."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, default=None)
+    """An account's confirmed sign-in address (never shown to anyone else)."""
+
+    __table_args__ = (
+        Index("ux_users_name_key", "name_key", unique=True),
+        Index("ux_users_email", "email", unique=True),
+    )
 
 
 class Room(Base):
@@ -204,5 +215,34 @@ class DeviceLink(Base):
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    expires: Mapped[float] = mapped_column(Float)
+    used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class Passkey(Base):
+    """A passkey (WebAuthn credential) that signs its account in; `id` is the credential id
+    (base64url), `public_key` its COSE key, `sign_count` the authenticator's last counter."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    label: Mapped[str] = mapped_column(String(160), default="")
+    created: Mapped[float] = mapped_column(Float)
+    last_used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class EmailLink(Base):
+    """A one-time e-mail link (15 minutes, once; only the token's SHA-256 is kept):
+    `purpose` "add" confirms `email` for the account, "signin" signs a browser in as it."""
+
+    __tablename__ = "email_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    email: Mapped[str] = mapped_column(String(254))
+    purpose: Mapped[str] = mapped_column(String(8))
     expires: Mapped[float] = mapped_column(Float)
     used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)

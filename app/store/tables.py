@@ -14,6 +14,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import i18n
+from app.accounts.names import shown
 from app.i18n import N_
 from app.store.models import (
     Room,
@@ -59,7 +60,7 @@ class SeatInfo:
         """The name people read, in the current language: a bot's is made from its seat and
         level ("Bot 2 (normal)", "Bot 2 (normalny)"), a person's is exactly as they typed it."""
         if self.bot_level is None:
-            return self.name
+            return shown(self.name)
         template = BOT_NAMES.get(self.bot_level)
         return i18n.gettext(template) % {"n": self.seat + 1} if template else self.name
 

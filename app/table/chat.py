@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.names import shown
 from app.errors import Refusal
 from app.i18n import N_
 from app.store import people
@@ -50,7 +51,7 @@ def chat_line(row: Any) -> dict[str, Any]:
     at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
     return {
         "id": row.id,
-        "name": row.name,
+        "name": shown(row.name),
         "seat": row.seat,
         "text": row.text,
         "at": at.isoformat(timespec="seconds"),
