@@ -4,6 +4,8 @@ server, times are plain numbers."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app import clocks
@@ -29,7 +31,7 @@ def test_live_clocks_are_not_correspondence() -> None:
     assert not clocks.is_slow("none") and not clocks.is_slow("nonsense")
 
 
-def started_at(spec: str = "slow", at: float = T0) -> dict[str, object]:
+def started_at(spec: str = "slow", at: float = T0) -> dict[str, Any]:
     clock = clocks.advance(clocks.new_clock(spec, 2), now=at, acting=[0], new_decision=[0])
     assert clock is not None
     return clock

@@ -235,10 +235,7 @@ async def test_a_vacation_this_process_missed_is_read_before_the_time_runs_out(
             user.away_since, user.away_until = clock(), clock() + 2 * DAY
         clock.t = deadline + 1
         assert await app.state.tables.tick() == 0
-        assert table_of(app, slug).seats[0].away == (
-            pytest.approx(deadline - DAY),
-            pytest.approx(deadline + DAY),
-        )
+        assert table_of(app, slug).seats[0].away == pytest.approx((deadline - DAY, deadline + DAY))
         clock.t = deadline + 2 * DAY + 1
         assert await app.state.tables.tick() == 1
     finally:
