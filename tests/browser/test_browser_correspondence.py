@@ -146,6 +146,7 @@ async def test_the_dashboard_at_laptop_and_phone_size_in_both_languages(
                     "away until" if lang == "en" else "na urlopie do"
                 )
                 if size == "laptop":
+                    assert await h.serious_a11y_violations(page) == []
                     pause = page.locator(".away-days")
                     await expect(pause).to_be_hidden()
                     await page.select_option("#clock", "slow3")
