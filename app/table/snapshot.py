@@ -111,6 +111,8 @@ class Snapshot:
     host_id: int
     options: Mapping[str, Any]
     clock_spec: str
+    away_days: int
+    """The longest pause per decision (days) for a player who is away (correspondence)."""
     bot_level: str
     rematch_slug: str | None
     rematch_code: str | None
@@ -156,6 +158,7 @@ class Snapshot:
             host_id=table.host_id,
             options=MappingProxyType(table.options),  # a table's options never change
             clock_spec=table.clock_spec,
+            away_days=table.away_days,
             bot_level=table.bot_level,
             rematch_slug=table.rematch_slug,
             rematch_code=table.rematch_code,

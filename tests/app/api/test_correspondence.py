@@ -291,3 +291,15 @@ async def test_restart_never_costs_a_slow_clock_time(
         assert await tables.tick() == 1 and hub.game.version == version + 1
     finally:
         await srv.stop()
+
+
+async def test_the_waiting_table_says_how_long_it_waits_for_someone_away(
+    clocked: Server,
+) -> None:
+    ola, ewa, slug = await correspondence(clocked, "slow7", away_days=7, start=False)
+    try:
+        assert "paused for up to 7 days per move" in await table_push(clocked, ewa, slug)
+        assert (await listed(ewa))[0]["players"][0]["name"] == "Ola"
+    finally:
+        await ola.close()
+        await ewa.close()
