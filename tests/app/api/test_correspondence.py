@@ -160,6 +160,9 @@ async def test_away_pauses_the_clock_up_to_the_tables_limit(
             user = (await session.execute(select(User).where(User.name == "Ola"))).scalar_one()
             assert user.away_since == pytest.approx(clock())
             assert user.away_until == pytest.approx(midnight_after(clock() + 5 * DAY))
+        async with app.state.sessions() as session:
+            room = (await session.execute(select(Room).where(Room.slug == slug))).scalar_one()
+            assert room.clock == "slow" and room.away_days == 3
         counted = hub.clock_now()
         assert counted is not None
         assert counted["deadlines"]["0"] == pytest.approx(deadline + 3 * DAY)
@@ -300,6 +303,27 @@ async def test_the_waiting_table_says_how_long_it_waits_for_someone_away(
     try:
         assert "paused for up to 7 days per move" in await table_push(clocked, ewa, slug)
         assert (await listed(ewa))[0]["players"][0]["name"] == "Ola"
+    finally:
+        await ola.close()
+        await ewa.close()
+
+
+async def test_play_again_keeps_the_clock_and_the_pause(clocked: Server) -> None:
+    """Both keep their cards (the game ends); "Play again" makes a table with the same
+    correspondence clock and the same pause for vacations."""
+    ola, ewa, slug = await correspondence(clocked, "slow3", away_days=14)
+    try:
+        for seat, player in enumerate((ola, ewa)):
+            await player.connect(slug)
+            await player.wait_for(lambda p: bool(p.states))
+            await player.act({"type": "keep"}, seat)
+            await player.wait_for(lambda p, v=seat: p.version > v, 10)
+        r = await post(ola, f"/api/tables/{slug}/rematch")
+        r.raise_for_status()
+        again = r.json()["slug"]
+        async with app_of(clocked).state.sessions() as session:
+            room = (await session.execute(select(Room).where(Room.slug == again))).scalar_one()
+            assert room.clock == "slow3" and room.away_days == 14
     finally:
         await ola.close()
         await ewa.close()
