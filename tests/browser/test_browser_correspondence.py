@@ -155,8 +155,14 @@ async def test_the_dashboard_at_laptop_and_phone_size_in_both_languages(
                     await expect(pause).to_be_hidden()
                     await h.shot(page, f"dashboard_{size}_{lang}", full_page=False)
                 else:
+                    await page.locator(".away-form summary").click()
+                    await expect(page.locator("#away-until")).to_be_visible()
                     await h.phone_shot(page, f"dashboard_{size}_{lang}")
                 await page.context.close()
+        # At the table, Ola sees until when Ewa is away, beside Ewa's paused clock.
+        table = await web.open(f"/t/{theirs}", ola, viewport=h.PHONE)
+        await expect(table.locator('.seat[data-seat="1"]')).to_contain_text("away until")
+        await h.phone_shot(table, "correspondence_table_away_phone")
     finally:
         for p in _PEOPLE.pop(sqlite_server.url, ()):
             await p.close()
