@@ -6,6 +6,7 @@
   "use strict";
 
   const COUNT = /^\(\d+\) /;
+  let shown = -1;  // the count last put on the badge (a push that changes nothing is quiet)
 
   function showWaiting() {
     const list = document.getElementById("your-tables");
@@ -13,7 +14,14 @@
     const waiting = parseInt(list.dataset.waiting || "0", 10) || 0;
     const title = document.title.replace(COUNT, "");
     document.title = waiting ? "(" + waiting + ") " + title : title;
-    if (!("setAppBadge" in navigator)) return;
+    if (waiting === shown) return;
+    shown = waiting;
+    if (!("setAppBadge" in navigator)) {
+      // Some browsers have the badge in the worker only: it reads the count itself.
+      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (worker) worker.postMessage({ badge: "refresh" });
+      return;
+    }
     const done = waiting ? navigator.setAppBadge(waiting) : navigator.clearAppBadge();
     if (done && done.catch) done.catch(function () { /* not installed, or not allowed */ });
   }

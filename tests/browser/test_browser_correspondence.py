@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,26 @@ async def people(server: Server) -> tuple[Player, Player]:
     return _PEOPLE[server.url]
 
 
+BADGE_SPY = """window.badges = [];
+navigator.setAppBadge = (n) => { window.badges.push(n); return Promise.resolve(); };
+navigator.clearAppBadge = () => { window.badges.push(0); return Promise.resolve(); };"""
+"""Records what the page puts on the app badge (headless Chromium shows no badge); added by
+the DevTools protocol before the page's scripts, so the page's CSP is not loosened."""
+
+
+async def badge_watched(web: h.Web, player: Player) -> Any:
+    """`player` on the dashboard in a context whose app badge calls are recorded."""
+    context = await web.browser.new_context(viewport=h.LAPTOP)
+    cookie = player.http.cookies.get("stolik")
+    assert cookie
+    await context.add_cookies([{"name": "stolik", "value": cookie, "url": web.base}])
+    await context.add_init_script(BADGE_SPY)
+    page = await context.new_page()
+    await page.goto(web.url("/"))
+    await h.settled(page)
+    return page
+
+
 async def move_from_the_dashboard(page: object, slug: str) -> None:
     """On the dashboard: the row of `slug` says "your turn"; its Play link opens the table,
     the one move is made by clicking, and the Stolik link leads back to the dashboard."""
@@ -77,7 +98,7 @@ async def test_a_game_on_the_one_day_clock_played_from_the_dashboard(
         slug = await two_on_a_slow_table(sqlite_server)
         ola, ewa = await people(sqlite_server)
         her = await web.open("/", ola)
-        hers = await web.open("/", ewa)
+        hers = await badge_watched(web, ewa)
         row = hers.locator(f'#your-tables .dash-row[data-slug="{slug}"]')
         await expect(row).to_contain_text("waiting for Ola")
         await expect(row).to_contain_text("High Card")
@@ -98,12 +119,14 @@ async def test_a_game_on_the_one_day_clock_played_from_the_dashboard(
         # Ewa's dashboard, open all along, now says it is her turn (the lobby's socket).
         await expect(row).to_contain_text("your turn", timeout=10_000)
         await expect(hers).to_have_title("(1) Lobby · Stolik")
+        assert await hers.evaluate("window.badges") == [0, 1], "the app badge follows"
         await move_from_the_dashboard(hers, slug)
 
         # The game is over: it leaves both dashboards.
         await expect(hers.locator(f'.dash-row[data-slug="{slug}"]')).to_have_count(0)
         await expect(mine).to_have_count(0, timeout=10_000)
         await expect(hers).to_have_title("Lobby · Stolik")
+        assert await hers.evaluate("window.badges") == [0], "back on the dashboard: none"
     finally:
         for p in _PEOPLE.pop(sqlite_server.url, ()):
             await p.close()
