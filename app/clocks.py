@@ -143,12 +143,15 @@ def with_away(
 ) -> dict[str, Any] | None:
     """The clock as it counts, given who is away: each running deadline of a seat whose person
     is away (`away`: seat -> (since, until)) moved later by its pause (`away_pause`, at most
-    `limit` seconds), and `away`: seat -> until for those seats. Unchanged when `limit` is 0.
-    """
+    `limit` seconds; none when `limit` is 0), and `away`: seat -> until for those seats (what
+    the others are shown, paused or not)."""
     if clock is None:
         return None
     out = dict(clock)
-    if limit <= 0 or not away:
+    if not away:
+        return out
+    out["away"] = {str(seat): until for seat, (_, until) in away.items()}
+    if limit <= 0:
         return out
     deadlines = dict(clock["deadlines"])
     for seat, (since, until) in away.items():
@@ -157,7 +160,6 @@ def with_away(
             pause = away_pause(clock["started"][key], deadlines[key], since, until, limit)
             deadlines[key] += pause
     out["deadlines"] = deadlines
-    out["away"] = {str(seat): until for seat, (_, until) in away.items()}
     return out
 
 
