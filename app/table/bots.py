@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from app import bots, clocks
 from app.errors import Refusal
 from app.store import people
+from app.store.outage import refused_while_down
 from app.table.collaborator import Collaborator
 from engines.core import GameError, Seat
 
@@ -128,13 +129,14 @@ class Bots(Collaborator):
         if not table.leading:
             now -= table.runtime.follower_grace
         for seat in clocks.expired(table.clock_now(), now):
-            if await self._away_changed(seat):
-                continue  # judged again at the next tick, with the vacation as it is now
             try:
+                with refused_while_down():
+                    if await self._away_changed(seat):
+                        continue  # judged again at the next tick, with the vacation as it is
                 if await self.decide_for(seat, game.version, table.bot_level, timed_out=True):
                     fired += 1
             except Refusal:
-                pass  # lost the race to another process, which already moved
+                pass  # lost the race to another process, or the database is away: next tick
         return fired
 
     async def _away_changed(self, seat: Seat) -> bool:
