@@ -24,6 +24,12 @@ TIMEOUTS_BEFORE_AWAY = 3
 """Timeouts in a row after which a seat stays on autopilot until its player returns."""
 
 
+DAY = 24 * 3600
+
+AWAY_LIMITS = (0, 3, 7, 14)
+"""The longest pause (days per decision) a host may allow for a player who is away; 0: none."""
+
+
 @dataclass(frozen=True)
 class ClockSpec:
     """One clock choice offered to the host."""
@@ -37,7 +43,10 @@ class ClockSpec:
 CLOCKS: dict[str, ClockSpec] = {
     "fast": ClockSpec("fast", N_("Fast: 30 s per decision + 3 min extra"), 30, 180),
     "normal": ClockSpec("normal", N_("Normal: 90 s per decision + 10 min extra"), 90, 600),
-    "slow": ClockSpec("slow", N_("Slow: 24 h per decision (play over days)"), 24 * 3600, 0),
+    "slow": ClockSpec("slow", N_("Correspondence: 1 day per decision"), DAY, 0),
+    "slow2": ClockSpec("slow2", N_("Correspondence: 2 days per decision"), 2 * DAY, 0),
+    "slow3": ClockSpec("slow3", N_("Correspondence: 3 days per decision"), 3 * DAY, 0),
+    "slow7": ClockSpec("slow7", N_("Correspondence: 7 days per decision"), 7 * DAY, 0),
 }
 """Every clock but "none" (no clock), keyed by the id stored in `rooms.clock`."""
 
@@ -45,6 +54,12 @@ CLOCK_CHOICES: tuple[tuple[str, str], ...] = (
     ("none", N_("No clock")),
     *((c.id, c.label) for c in CLOCKS.values()),
 )
+
+
+def is_slow(spec_id: str) -> bool:
+    """Whether a clock is a correspondence clock (a day or more per decision)."""
+    spec = CLOCKS.get(spec_id)
+    return spec is not None and spec.per_decision >= DAY
 
 
 def new_clock(spec_id: str, num_players: int) -> dict[str, Any] | None:
@@ -109,14 +124,53 @@ def advance(
     }
 
 
-def expired(clock: dict[str, Any] | None, now: float) -> list[Seat]:
+def away_pause(started: float, deadline: float, since: float, until: float, limit: float) -> float:
+    """Seconds a decision's clock stands still for a person away from `since` to `until`.
+
+    The clock stops when both the decision and the absence have begun, provided the time had
+    not run out by then, and runs again at `until`; the pause is at most `limit` seconds.
+    """
+    stop = max(started, since)
+    if stop >= deadline:
+        return 0.0
+    return max(0.0, min(limit, until - stop))
+
+
+def with_away(
+    clock: Mapping[str, Any] | None,
+    away: Mapping[Seat, tuple[float, float]],
+    limit: float,
+) -> dict[str, Any] | None:
+    """The clock as it counts, given who is away: each running deadline of a seat whose person
+    is away (`away`: seat -> (since, until)) moved later by its pause (`away_pause`, at most
+    `limit` seconds; none when `limit` is 0), and `away`: seat -> until for those seats (what
+    the others are shown, paused or not)."""
+    if clock is None:
+        return None
+    out = dict(clock)
+    if not away:
+        return out
+    out["away"] = {str(seat): until for seat, (_, until) in away.items()}
+    if limit <= 0:
+        return out
+    deadlines = dict(clock["deadlines"])
+    for seat, (since, until) in away.items():
+        key = str(seat)
+        if key in deadlines and key in clock["started"]:
+            pause = away_pause(clock["started"][key], deadlines[key], since, until, limit)
+            deadlines[key] += pause
+    out["deadlines"] = deadlines
+    return out
+
+
+def expired(clock: Mapping[str, Any] | None, now: float) -> list[Seat]:
     """Seats whose deadline has passed, in seat order."""
     if clock is None:
         return []
     return sorted(int(k) for k, d in clock["deadlines"].items() if d <= now)
 
 
-def next_deadline(clock: dict[str, Any] | None) -> float | None:
+def next_deadline(clock: Mapping[str, Any] | None) -> float | None:
     """The earliest pending deadline, if any."""
     if clock is None or not clock["deadlines"]:
         return None
@@ -149,4 +203,5 @@ def seat_clock(clock: Mapping[str, Any] | None, seat: Seat) -> dict[str, Any] | 
         "deadline": clock["deadlines"].get(key),
         "bank": clock["banks"].get(key, 0.0),
         "per_decision": CLOCKS[clock["spec"]].per_decision,
+        "away_until": clock.get("away", {}).get(key),
     }

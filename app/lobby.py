@@ -16,7 +16,7 @@ from app.store import lobby, tables
 from app.store.base import Store
 from app.store.lobby import LobbyRow
 from app.store.models import Room
-from app.table import Tables, idle
+from app.table import Table, Tables, idle
 from engines import ENGINES, REGISTRY
 from engines.core import Engine, GameError, Term
 
@@ -36,6 +36,7 @@ async def create_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
+    away_days: int = 0,
     store: Store,
 ) -> Room:
     """Validate and create a room; the host takes seat 0. Stored by `store`: in `session`,
@@ -83,6 +84,12 @@ def valid_table(
         )
     if clock != "none" and clock not in CLOCKS:
         raise Refusal("bad_clock", N_("Unknown clock “%(clock)s”."), 400, clock=clock)
+    if away_days not in clocks.AWAY_LIMITS or (away_days and not clocks.is_slow(clock)):
+        raise Refusal(
+            "bad_away",
+            N_("A pause for players who are away is 3, 7 or 14 days, at correspondence tables."),
+            400,
+        )
     if bot_level not in LEVELS:
         raise Refusal("bad_level", N_("Bot levels are %(levels)s."), 400, levels=", ".join(LEVELS))
     try:
@@ -97,6 +104,7 @@ def valid_table(
         "private": private,
         "clock": clock,
         "bot_level": bot_level,
+        "away_days": away_days,
     }
     return tables.new_table(**fields)
 
@@ -152,10 +160,10 @@ def options_from_form(game_id: str, form: dict[str, str]) -> dict[str, Any]:
 async def lobby_listing(
     session: AsyncSession, tables: Tables, user_id: int | None
 ) -> list[LobbyRow]:
-    """The lobby's rows: the user's own tables first — where it is their turn, then the
-    running ones, then those waiting for players — then the other tables. A waiting table of
-    its host and bots that nobody used for long closes here and leaves the list
-    (app/table/idle)."""
+    """The lobby's rows: the user's own tables first (the correspondence dashboard: where it
+    is their turn, then the running ones, each group by the deadline due first, then those
+    waiting for players), then the other tables. A waiting table of its host and bots that
+    nobody used for long closes here and leaves the list (app/table/idle)."""
     rows = await lobby.lobby_rows(session, user_id)
     kept: list[LobbyRow] = []
     for row in rows:
@@ -165,23 +173,47 @@ async def lobby_listing(
             if due and table is not None and await table.seating.close_idle():
                 continue
         kept.append(row)
-        if not row.mine or row.status != "playing":
-            continue
-        table = await tables.get(row.slug)
-        game = table.game if table else None
-        seat = table.seat_of(user_id) if table else None
-        if table is None or game is None or seat is None or game.over:
-            continue
-        row.your_turn = seat in game.engine.to_act(game.state) and not table.bot_plays(seat)
-        clock = clocks.seat_clock(game.clock, seat)
-        row.deadline = clock["deadline"] if clock and row.your_turn else None
+        if row.mine:
+            table = await tables.get(row.slug)
+            if table is not None:
+                _dashboard_line(row, table, user_id, tables.runtime.now())
     return sorted(kept, key=_rank)
 
 
-def _rank(row: LobbyRow) -> int:
-    """Where a row goes (a stable sort keeps the newest first within each group)."""
-    if not row.mine:
-        return 3
+def _dashboard_line(row: LobbyRow, table: Table, user_id: int | None, now: float) -> None:
+    """Fill the row of one of the person's tables from its live table: the seats, whose
+    turn it is and the deadline due first (with pauses for people away)."""
+    game = table.game
+    playing = row.status == "playing" and game is not None and not game.over
+    acting = game.acting if playing and game is not None else frozenset()
+    clock = table.clock_now() if playing else None
+    deadlines = clock["deadlines"] if clock else {}
+    away = clock.get("away", {}) if clock else {}
+    mine = table.seat_of(user_id)
+    row.players = [
+        {
+            "name": info.shown_name,
+            "turn": seat in acting,
+            "me": seat == mine,
+            "away_until": away.get(str(seat)) if (away.get(str(seat)) or 0) > now else None,
+        }
+        for seat, info in sorted(table.seats.items())
+    ]
+    row.your_turn = mine in acting and mine is not None and not table.bot_plays(mine)
+    row.turn_of = [p["name"] for p in row.players if p["turn"] and not p["me"]]
+    due = [float(deadlines[str(s)]) for s in acting if str(s) in deadlines]
     if row.your_turn:
-        return 0
-    return 1 if row.status == "playing" else 2
+        due = [float(deadlines[str(mine)])] if str(mine) in deadlines else []
+    row.deadline = min(due) if due else None
+
+
+def _rank(row: LobbyRow) -> tuple[int, float]:
+    """Where a row goes: your turn, then your running tables, each by the deadline due first
+    (none last), then your waiting tables, then the others (a stable sort keeps the newest
+    first where nothing else decides)."""
+    if not row.mine:
+        return (3, 0.0)
+    deadline = row.deadline if row.deadline is not None else float("inf")
+    if row.your_turn:
+        return (0, deadline)
+    return (1, deadline) if row.status == "playing" else (2, 0.0)

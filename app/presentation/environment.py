@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_date
 from fastapi.templating import Jinja2Templates
 from jinja2 import FileSystemLoader
 from markupsafe import Markup, escape
@@ -181,9 +183,18 @@ def act_vals(version: int, action: dict[str, Any]) -> str:
 
 templates.env.globals["act_vals"] = act_vals
 templates.env.globals["clock_choices"] = clocks.CLOCK_CHOICES
+templates.env.globals["away_limits"] = clocks.AWAY_LIMITS
+templates.env.globals["is_slow_clock"] = clocks.is_slow
 templates.env.globals["bot_levels"] = bots.LEVELS
 BOT_LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
-CLOCK_NAMES = {"fast": N_("fast"), "normal": N_("normal"), "slow": N_("slow")}
+CLOCK_NAMES = {
+    "fast": N_("fast"),
+    "normal": N_("normal"),
+    "slow": N_("1 day"),
+    "slow2": N_("2 days"),
+    "slow3": N_("3 days"),
+    "slow7": N_("7 days"),
+}
 
 
 def bot_level_name(level: str) -> str:
@@ -201,14 +212,27 @@ templates.env.globals["clock_name"] = clock_name
 
 
 def mmss(seconds: float | None) -> str:
-    """A duration as m:ss (h:mm:ss past an hour)."""
+    """A duration as m:ss (h:mm:ss past an hour, "2 d 3:04:05" past a day; static/js/
+    stolik.js writes the same while it ticks)."""
     total = max(0, int(seconds or 0))
+    d, total = divmod(total, 86400)
     h, rest = divmod(total, 3600)
     m, s = divmod(rest, 60)
+    if d:
+        return i18n.gettext("%(n)s d") % {"n": d} + f" {h}:{m:02d}:{s:02d}"
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def day(moment: float | None) -> str:
+    """A day (server seconds since the epoch, read in UTC) in the current language: "3 Dec"."""
+    if moment is None:
+        return ""
+    when = datetime.fromtimestamp(moment, UTC).date()
+    return format_date(when, format="d MMM", locale=i18n.current())
+
+
 templates.env.filters["mmss"] = mmss
+templates.env.filters["day"] = day
 
 
 def first_upper(text: object) -> str:

@@ -107,6 +107,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "seats": [_seat_info(snap, s, online) for s in range(snap.num_seats)],
         "now": now,
         "clock": snap.clock_spec,
+        "away_days": snap.away_days,
         "bot_level": snap.bot_level,
         "takeover_after": snap.takeover_after,
         "to_act": sorted(game.acting) if game else [],

@@ -16,10 +16,13 @@ def error_html(code: str, message: str) -> str:
 
 
 def lobby_html(rows: list[LobbyRow], now: float) -> str:
-    """The lobby's table list as an out-of-band fragment."""
-    return templates.env.get_template("partials/lobby_tables.html").render(
-        {"rows": rows, "oob": True, "now": now}
-    )
+    """The lobby's lists as out-of-band fragments: the person's own tables (the dashboard)
+    and the others."""
+    ctx = {"rows": rows, "oob": True, "now": now}
+    env = templates.env
+    return env.get_template("partials/dashboard.html").render(ctx) + env.get_template(
+        "partials/lobby_tables.html"
+    ).render(ctx)
 
 
 def chat_html(lines: list[dict[str, Any]], history: bool) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,7 +18,8 @@ from app.store.models import (
 
 @dataclass
 class LobbyRow:
-    """One line of the lobby's table list (`your_turn`/`deadline` filled from the live table)."""
+    """One line of the lobby's table list (`your_turn`, `deadline`, `players` and `turn_of`
+    filled from the live table, for the person's own tables)."""
 
     slug: str
     game_id: str
@@ -32,6 +34,12 @@ class LobbyRow:
     invite_code: str | None = None
     your_turn: bool = False
     deadline: float | None = None
+    """When the time of the decision due first runs out (yours, if it is your turn)."""
+    players: list[dict[str, Any]] = field(default_factory=list)
+    """The seats in order: name, whether it is theirs to act, whether it is you, and until
+    when the person is away (a vacation at a correspondence table; else None)."""
+    turn_of: list[str] = field(default_factory=list)
+    """The names of the others who must act now."""
 
 
 async def lobby_rows(

@@ -43,6 +43,10 @@ class User(Base):
     gender: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
     """How the site speaks of the person: "she", "he" or "neutral" (None: not chosen, read
     as neutral wording; see app/i18n.py `GENDERS`)."""
+    away_since: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+    away_until: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+    """The person's last vacation (server seconds since the epoch): from when, until when.
+    Their clocks at correspondence tables stand still meanwhile (app/clocks.py `with_away`)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     """An account's name folded for comparison (app/accounts/names.py), unique among
@@ -75,6 +79,9 @@ class Room(Base):
     """The turn clock the host chose: none, fast, normal or slow (app/clocks.py)."""
     bot_level: Mapped[str] = mapped_column(String(16), default="normal")
     """The level of the bot that decides for a seat whose time ran out."""
+    away_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """At a correspondence table: the longest pause per decision (days) for a player who is
+    away; 0: none (app/clocks.py `AWAY_LIMITS`)."""
     rematch_slug: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The table created by "Play again" once this one finished (set once)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -149,3 +149,20 @@ async def new_guest_at_once(
         _NEW_GUEST_AT_ONCE, name, user.created_at, device_id, agent[:160], now
     )
     return user
+
+
+async def set_away(session: AsyncSession, user_id: int, since: float, until: float) -> None:
+    """Keep a person's vacation: away from `since` until `until` (server seconds)."""
+    await session.execute(
+        update(User).where(User.id == user_id).values(away_since=since, away_until=until)
+    )
+
+
+async def away_of(session: AsyncSession, user_id: int) -> tuple[float, float] | None:
+    """A person's last vacation (since, until) as the database has it now, if any."""
+    row = (
+        await session.execute(select(User.away_since, User.away_until).where(User.id == user_id))
+    ).first()
+    if row is None or row[0] is None or row[1] is None:
+        return None
+    return (float(row[0]), float(row[1]))

@@ -48,6 +48,8 @@ class SeatInfo:
     control: str | None = None
     gender: str | None = None
     """How the person chose to be spoken of ("she", "he", "neutral"; None: not chosen)."""
+    away: tuple[float, float] | None = None
+    """The person's last vacation (since, until), if they ever set one."""
 
     @property
     def grammar(self) -> str:
@@ -104,6 +106,18 @@ async def get_table(session: AsyncSession, slug: str) -> Room | None:
     return result.scalar_one_or_none()
 
 
+def away_window(since: float | None, until: float | None) -> tuple[float, float] | None:
+    """A person's vacation as stored (since, until), or None if they never set one."""
+    if since is None or until is None:
+        return None
+    return (float(since), float(until))
+
+
+def away_of(user: User) -> tuple[float, float] | None:
+    """A person's last vacation (since, until), if they ever set one."""
+    return away_window(user.away_since, user.away_until)
+
+
 def seat_of(seats: Mapping[int, SeatInfo], user_id: int | None) -> int | None:
     """The seat `user_id` sits in among `seats`, if any (never a bot's seat)."""
     if user_id is None:
@@ -124,6 +138,8 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             SeatRow.bot_level,
             SeatRow.control,
             User.gender,
+            User.away_since,
+            User.away_until,
         )
         .outerjoin(User, User.id == SeatRow.user_id)
         .where(SeatRow.room_id == room_id)
@@ -137,8 +153,9 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             level,
             control,
             gender,
+            away_window(since, until),
         )
-        for seat, uid, name, level, control, gender in result.all()
+        for seat, uid, name, level, control, gender, since, until in result.all()
     ]
 
 
@@ -293,8 +310,8 @@ WITH linked AS (
 ),
 room AS (
     INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
-                       clock, bot_level, rematch_slug, created_at)
-    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10
+                       clock, bot_level, rematch_slug, created_at, away_days)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18
     WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
     RETURNING rooms.id
 ),
@@ -346,6 +363,7 @@ async def create_table_at_once(
         note[0] if note else None,
         line.get("text"),
         as_json(line.get("params")),
+        room.away_days or 0,
     )
     if room_id is None:
         return False
@@ -355,7 +373,7 @@ async def create_table_at_once(
 
 _ROOM_NOW = """
 SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control,
-    users.gender
+    users.gender, users.away_since, users.away_until
 FROM rooms
 LEFT JOIN seats ON seats.room_id = rooms.id
 LEFT JOIN users ON users.id = seats.user_id
@@ -381,6 +399,7 @@ async def table_now_at_once(
             r[4],
             r[5],
             r[6],
+            away_window(r[7], r[8]),
         )
         for r in rows
         if r[1] is not None

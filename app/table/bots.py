@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from app import bots, clocks
 from app.errors import Refusal
+from app.store import people
+from app.store.outage import refused_while_down
 from app.table.collaborator import Collaborator
 from engines.core import GameError, Seat
 
@@ -101,7 +104,7 @@ class Bots(Collaborator):
             if not timed_out and not table.bot_plays(seat):
                 return False  # the player took the seat back
             if timed_out:
-                deadline = (game.clock or {}).get("deadlines", {}).get(str(seat))
+                deadline = (table.clock_now() or {}).get("deadlines", {}).get(str(seat))
                 if deadline is None or deadline > table.runtime.now():
                     return False  # the player moved in time after all
             try:
@@ -125,13 +128,33 @@ class Bots(Collaborator):
         now = table.runtime.now()
         if not table.leading:
             now -= table.runtime.follower_grace
-        for seat in clocks.expired(game.clock, now):
+        for seat in clocks.expired(table.clock_now(), now):
             try:
+                with refused_while_down():
+                    if await self._away_changed(seat):
+                        continue  # judged again at the next tick, with the vacation as it is
                 if await self.decide_for(seat, game.version, table.bot_level, timed_out=True):
                     fired += 1
             except Refusal:
-                pass  # lost the race to another process, which already moved
+                pass  # lost the race to another process, or the database is away: next tick
         return fired
+
+    async def _away_changed(self, seat: Seat) -> bool:
+        """Before a person's time runs out at a table that pauses clocks for vacations: read
+        their vacation from the database (it may have been set where this process did not
+        hear of it); True if it differed from what the table held (now updated)."""
+        table = self.table
+        info = table.seats.get(seat)
+        if info is None or info.is_bot or info.user_id is None or not table.away_days:
+            return False
+        async with table.sessions() as session:
+            away = await people.away_of(session, info.user_id)
+        if away == info.away:
+            return False
+        table.seats[seat] = replace(info, away=away)
+        table.revision += 1
+        table.broadcast("state")
+        return True
 
     async def settle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown)."""

@@ -141,6 +141,12 @@ class Tables:
             gender = msg.get("g")
             self._seats_changed_here(int(msg["u"]), gender=gender if gender in GENDERS else None)
             return
+        if kind == "away":
+            window = msg.get("w")
+            away = (float(window[0]), float(window[1])) if isinstance(window, list) else None
+            self._seats_changed_here(int(msg["u"]), away=away)
+            self._lobby_here()
+            return
         if kind == "person":
             self.known.forget(int(msg["u"]))
             return
@@ -352,6 +358,14 @@ class Tables:
         self._seats_changed_here(user_id, gender=gender)
         if self.runtime.bus.enabled:
             self.runtime.bus.send({"k": "gender", "u": user_id, "g": gender})
+
+    def away_changed(self, user_id: int, away: tuple[float, float] | None) -> None:
+        """A person set or ended a vacation (committed): their clocks at correspondence
+        tables count it, and the others see it, in every process."""
+        self._seats_changed_here(user_id, away=away)
+        self._lobby_here()
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "away", "u": user_id, "w": list(away) if away else None})
 
     def _renamed_here(self, user_id: int, name: str) -> None:
         self._seats_changed_here(user_id, name=name)

@@ -43,7 +43,10 @@ class Rematcher(Collaborator):
                     if info.bot_level is not None
                 ]
                 me = table.seats[seat]
-                created = [tables.SeatInfo(seat, user_id, me.name, gender=me.gender), *bots]
+                created = [
+                    tables.SeatInfo(seat, user_id, me.name, gender=me.gender, away=me.away),
+                    *bots,
+                ]
                 fields: dict[str, Any] = {
                     "host_id": user_id,
                     "game_id": table.game_id,
@@ -52,6 +55,7 @@ class Rematcher(Collaborator):
                     "private": table.private,
                     "clock": table.clock_spec,
                     "bot_level": table.bot_level,
+                    "away_days": table.away_days,
                 }
                 try:
                     room = tables.new_table(**fields)

@@ -51,8 +51,9 @@ class GameFrame:
     """The indices of the log lines an audience may read (judged once per line)."""
 
     @classmethod
-    def of(cls, game: GameLive) -> GameFrame:
-        """The frame of `game` as it is now."""
+    def of(cls, game: GameLive, clock: Mapping[str, Any] | None = None) -> GameFrame:
+        """The frame of `game` as it is now; `clock`: the clock as it counts (with pauses for
+        people away), if not the game's own."""
         return cls(
             db_id=game.db_id,
             engine=game.engine,
@@ -61,7 +62,7 @@ class GameFrame:
             outcome=game.outcome,
             acting=game.acting,
             # A game's clock is replaced by a change, never changed in place: no copy.
-            clock=None if game.clock is None else MappingProxyType(game.clock),
+            clock=None if clock is None else MappingProxyType(dict(clock)),
             prompt_version=MappingProxyType(dict(game.prompt_version)),
             seed=game.seed,
             seed_commitment=game.seed_commitment,
@@ -110,6 +111,8 @@ class Snapshot:
     host_id: int
     options: Mapping[str, Any]
     clock_spec: str
+    away_days: int
+    """The longest pause per decision (days) for a player who is away (correspondence)."""
     bot_level: str
     rematch_slug: str | None
     rematch_code: str | None
@@ -155,6 +158,7 @@ class Snapshot:
             host_id=table.host_id,
             options=MappingProxyType(table.options),  # a table's options never change
             clock_spec=table.clock_spec,
+            away_days=table.away_days,
             bot_level=table.bot_level,
             rematch_slug=table.rematch_slug,
             rematch_code=table.rematch_code,

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import clocks
 from app.errors import Refusal
 from app.realtime.protocol import Act
 from app.store import games, tables
@@ -80,6 +81,8 @@ class Table:
         self.status: str = room.status
         self.clock_spec: str = room.clock
         self.bot_level: str = room.bot_level
+        self.away_days: int = room.away_days or 0
+        """The longest pause per decision (days) for a player who is away (slow clocks)."""
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
         self.seats: dict[Seat, tables.SeatInfo] = {}
@@ -207,11 +210,21 @@ class Table:
             or snapshot is None
             or snapshot.revision != self.revision
         ):
-            frame = GameFrame.of(game)
+            frame = GameFrame.of(game, self.clock_now())
         snapshot = self._snapshot = Snapshot.of(self, frame, online)
         self._snapshot_at = at
         self._snapshot_game = game
         return snapshot
+
+    def clock_now(self) -> dict[str, Any] | None:
+        """The game's clock as it counts: deadlines of seats whose person is away moved later
+        (a correspondence table whose host allowed it; app/clocks.py `with_away`)."""
+        game = self.game
+        if game is None or game.clock is None:
+            return None
+        limit = self.away_days * clocks.DAY if clocks.is_slow(self.clock_spec) else 0
+        away = {s: i.away for s, i in self.seats.items() if i.away is not None and not i.is_bot}
+        return clocks.with_away(game.clock, away, limit)
 
     # ---- what people do (each handled by its collaborator) ------------------------------------
 

@@ -72,8 +72,10 @@
   // element remembers when it arrived, so the browser's clock may be wrong without harm.
   function mmss(seconds) {
     const total = Math.max(0, Math.floor(seconds));
-    const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    const d = Math.floor(total / 86400);
+    const h = Math.floor((total % 86400) / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
     const pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    if (d) return t("days", { n: d }) + " " + h + ":" + pad(m) + ":" + pad(s);
     return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
   }
   function serverNow(el) {

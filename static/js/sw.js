@@ -87,3 +87,22 @@ self.addEventListener("fetch", function (event) {
     }));
   }
 });
+
+// The app badge: how many tables wait for you (the dashboard's count, from the listing). An
+// open lobby sets it itself; the worker sets it when asked to — by a page whose window has no
+// badge API, or by whatever wakes the worker with news of a turn (a push).
+function refreshBadge() {
+  if (!self.navigator.setAppBadge) return Promise.resolve();
+  return fetch("/api/tables", { credentials: "same-origin" })
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (rows) {
+      if (!Array.isArray(rows)) return undefined;
+      const waiting = rows.filter(function (row) { return row.your_turn; }).length;
+      return waiting ? self.navigator.setAppBadge(waiting) : self.navigator.clearAppBadge();
+    })
+    .catch(function () { /* offline, or not allowed: the badge stays as it was */ });
+}
+
+self.addEventListener("message", function (event) {
+  if (event.data && event.data.badge === "refresh") event.waitUntil(refreshBadge());
+});

@@ -22,7 +22,7 @@ async def test_name_page_and_lobby(sqlite_server: Server, web: h.Web) -> None:
     page = await web.open("/name")
     assert await h.serious_a11y_violations(page) == []
     lobby = await web.open("/", me)
-    await expect(lobby.locator("#lobby-tables")).to_contain_text("Karmaka")
+    await expect(lobby.locator("#your-tables")).to_contain_text("Karmaka")
     assert await h.serious_a11y_violations(lobby) == []
     await me.close()
 

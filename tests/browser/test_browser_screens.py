@@ -90,8 +90,8 @@ async def test_lobby_on_a_phone_and_a_seat_taken_before_the_name(
         r.raise_for_status()
     slug = r.json()["slug"]
     phone = await web.open("/", host, viewport=h.PHONE)
-    await expect(phone.locator("#lobby-tables")).to_contain_text("Dreadful Circus")
-    await expect(phone.locator("#lobby-tables")).not_to_contain_text("incan_gold")
+    await expect(phone.locator("#your-tables")).to_contain_text("Dreadful Circus")
+    await expect(phone.locator("#your-tables")).not_to_contain_text("incan_gold")
     await expect(phone.get_by_role("link", name="Open").first).to_be_visible()
     await h.phone_shot(phone, "lobby_phone")
 

@@ -24,7 +24,7 @@ from app.api.guests import NAME_MAX_CHARS, clean_name, name_guest
 from app.history import export_game, import_game, parse_export
 from app.lobby import create_table, lobby_listing, playable_engines
 from app.presentation.messages import table_info
-from app.store.tables import SeatInfo
+from app.store.tables import SeatInfo, away_of
 from engines import get_engine
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -45,6 +45,7 @@ class TableIn(BaseModel):
     private: bool = False
     clock: str = "none"
     bot_level: str = "normal"
+    away_days: int = 0
 
 
 @router.post("/guest")
@@ -99,10 +100,11 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
+        away_days=body.away_days,
         store=tables.store,
     )
     await session.commit()
-    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender)])
+    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender, away=away_of(user))])
     tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return {"slug": room.slug, "invite_code": room.invite_code, "url": url}

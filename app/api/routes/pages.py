@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app import i18n
+from app import i18n, vacation
 from app.api.deps import (
     NamedUser,
     SessionDep,
@@ -38,7 +38,7 @@ from app.presentation.environment import game_title, templates
 from app.presentation.messages import standing_names, table_info
 from app.store import people
 from app.store.models import User
-from app.store.tables import SeatInfo
+from app.store.tables import SeatInfo, away_of
 from engines import REGISTRY
 
 router = APIRouter(tags=["pages"])
@@ -138,10 +138,18 @@ async def _lobby_page(
     tables: TablesDep,
     error: str | None = None,
     status: int = 200,
+    away_error: str | None = None,
 ) -> Response:
     rows = await lobby_listing(session, tables, user.id)
     games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-    ctx = {"user": user, "rows": rows, "games": games, "error": error, "now": tables.runtime.now()}
+    ctx = {
+        "user": user,
+        "rows": rows,
+        "games": games,
+        "error": error,
+        "away_error": away_error,
+        "now": tables.runtime.now(),
+    }
     return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)
 
 
@@ -151,6 +159,25 @@ async def lobby(
 ) -> Response:
     """Open tables and the create-table form."""
     return await _lobby_page(request, session, user, tables)
+
+
+@router.post("/away")
+async def away_form(
+    request: Request, session: SessionDep, user: NamedUser, tables: TablesDep
+) -> Response:
+    """The dashboard's vacation form: away until a day, or back (`back`)."""
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    if form.get("back"):
+        await vacation.come_back(session, tables, user)
+        return RedirectResponse("/", status_code=303)
+    try:
+        until = vacation.until_end_of(
+            form.get("until", ""), form.get("tz", "0"), tables.runtime.now()
+        )
+    except Refusal as exc:
+        return await _lobby_page(request, session, user, tables, None, exc.status, exc.message)
+    await vacation.go_away(session, tables, user, until)
+    return RedirectResponse("/", status_code=303)
 
 
 @router.post("/tables")
@@ -180,12 +207,13 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
+            away_days=int(away) if (away := form.get("away_days") or "0").isdigit() else -1,
             store=tables.store,
         )
         await session.commit()
     except Refusal as exc:
         return await _lobby_page(request, session, user, tables, exc.message, exc.status)
-    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender)])
+    tables.adopt(room, [SeatInfo(0, user.id, user.name, gender=user.gender, away=away_of(user))])
     tables.lobby_changed()
     url = f"/t/{room.slug}" + (f"?code={room.invite_code}" if room.private else "")
     return RedirectResponse(url, status_code=303)

@@ -36,6 +36,7 @@ SHELL_FILES: tuple[str, ...] = (
     "/static/vendor/htmx.min.js",
     "/static/vendor/ws.js",
     "/static/js/stolik.js",
+    "/static/js/dashboard.js",
     "/static/js/sw-register.js",
     "/static/favicon.svg",
     *(icon for icon, _size, _purpose in ICONS),
