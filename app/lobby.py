@@ -49,6 +49,7 @@ async def create_table(
         private=private,
         clock=clock,
         bot_level=bot_level,
+        away_days=away_days,
     )
     return await store.create_table(
         session, room, tables.SeatInfo(0, host_id, "")
@@ -64,6 +65,7 @@ def valid_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
+    away_days: int = 0,
 ) -> Room:
     """A new open room, not stored yet, from what a host asked for; `Refusal` if the game,
     seats, clock, bot level or options will not do."""
