@@ -207,7 +207,8 @@ class RedisBus:
         missed) and start the publisher and listener tasks."""
         pubsub = self.client.pubsub()
         self._pubsub = pubsub
-        await pubsub.subscribe(self.channel)
+        # Started again (after a stop): the tables held meanwhile are heard again too.
+        await pubsub.subscribe(self.channel, *map(self.table_channel, sorted(self.watching)))
         self._tasks = [
             asyncio.create_task(self._publish_loop()),
             asyncio.create_task(self._listen_loop(pubsub, handler)),
