@@ -205,7 +205,9 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         start, end = steady_window(sampler.samples, args.seconds * 0.8)
         first, last = sampler.samples[start], sampler.samples[end]
         window = last[0].at - first[0].at
-        ms, reads, lobby = [], [], []
+        ms: list[float] = []
+        reads: list[float | None] = []
+        lobby: list[float | None] = []
         for a, b in zip(first, last, strict=True):
             moves = max(b.moves - a.moves, 1.0)
             ms.append((b.cpu - a.cpu) * 1000 / moves)
