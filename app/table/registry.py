@@ -88,8 +88,8 @@ class Tables:
                 raise
             arrived = self._arriving.pop(slug, [])
             self._keep(table)
-            for msg in arrived:
-                await self._follow_table(table, msg)
+            for msg in arrived:  # followed, not forgotten: it is being asked for
+                await table.follow(msg)
             table.bots.kick()
             table.follower.publish("hello")  # the other processes answer with their connected seats
             return table

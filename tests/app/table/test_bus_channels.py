@@ -15,13 +15,16 @@ from typing import Any
 import pytest
 
 from app.realtime.bus import RedisBus
-from tests.app.table.test_processes import socket_on, wait_until
+from app.table.table import Table
+from tests.app.table.test_processes import pair, socket_on, wait_until
 from tests.clients import Player, make_table, table_of
 from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
 from tests.tables import app_of
 
 PROCESSES = 4
 TABLES = 4
+__all__ = ["pair"]  # the two-process fixture, shared with test_processes
+
 MOVES = 24
 """Moves played at each table (random routing between the processes that serve it)."""
 
@@ -97,7 +100,7 @@ async def test_four_processes_each_hear_only_the_tables_they_serve(four: list[Se
             await socket_on(Player(four[i].url, four[i].ws_url), four[i], slug, code)
             for i in serving
         ]
-        everyone += [c for pair in sockets.values() for c in pair] + watchers + players
+        everyone += [c for twin in sockets.values() for c in twin] + watchers + players
         tables.append((slug, code, serving, watchers, sockets))
 
     finals: dict[str, int] = {}
@@ -106,7 +109,7 @@ async def test_four_processes_each_hear_only_the_tables_they_serve(four: list[Se
     # Every client of every table converges on the stored version, with the same view.
     for slug, _code, _serving, watchers, sockets in tables:
         assert finals[slug] >= MOVES // 2
-        clients = [c for pair in sockets.values() for c in pair] + watchers
+        clients = [c for twin in sockets.values() for c in twin] + watchers
         for client in clients:
             await client.wait_version(finals[slug], timeout=15)
         for a, b in sockets.values():
@@ -130,12 +133,12 @@ async def test_four_processes_each_hear_only_the_tables_they_serve(four: list[Se
     # of table 0, forgets it at the next change made elsewhere, and reads nothing after that.
     slug, _code, serving, watchers, sockets = tables[0]
     assert serving == [0, 1]
-    for pair in sockets.values():
-        await pair[1].close()
+    for twin in sockets.values():
+        await twin[1].close()
     await watchers[1].close()
     one = app_of(four[1]).state.tables
     await wait_until(lambda: not table_of(app_of(four[1]), slug).presence.connections)
-    only_zero = {seat: [pair[0]] for seat, pair in sockets.items()}
+    only_zero = {seat: [twin[0]] for seat, twin in sockets.items()}
     version = await play([four[0]], slug, only_zero, rng, 1)
     await wait_until(lambda: one.held(slug) is None and slug not in bus_of(four[1]).watching)
     before = bus_of(four[1]).heard[slug]
@@ -184,3 +187,38 @@ async def test_a_watched_table_hears_what_is_published_right_after_and_nothing_o
     finally:
         await sender.stop()
         await listener.stop()
+
+
+async def test_a_move_committed_while_a_process_reads_the_table_is_not_lost(
+    pair: tuple[Server, Server, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The subscription's boundary: process two subscribes to a table's channel, then reads
+    it from the database; a move that process one commits after that read (and publishes
+    while two is still loading) is held and applied once two keeps the table — two is at the
+    new version without anybody moving again."""
+    one, two, _ = pair
+    players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo", "Cy"])
+    slug, code = table["slug"], table["invite_code"]
+    ala = await socket_on(players[0], one, slug, code)
+    await ala.wait_version(0)
+    game = table_of(app_of(one), slug).game
+    assert game is not None
+    action = game.engine.dump_action(game.engine.legal_actions(game.state, 0)[0])
+    tables_two = app_of(two).state.tables
+    assert tables_two.held(slug) is None
+    load = Table.load
+
+    async def move_during_load(self: Table, session: Any) -> None:
+        await load(self, session)  # read at version 0
+        if self.runtime is tables_two.runtime and self.slug == slug:
+            await ala.act(action, 0)
+            await ala.wait_version(1)
+            await wait_until(lambda: bool(tables_two._arriving.get(slug)))
+
+    monkeypatch.setattr(Table, "load", move_during_load)
+    held = await tables_two.get(slug)
+    assert held is not None and held.game is not None
+    assert held.game.version == 1
+    await ala.close()
+    for p in players:
+        await p.close()
