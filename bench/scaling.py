@@ -11,8 +11,9 @@ saturating eight server processes needs eight cores for them plus the database, 
 load client: a 2-core machine shared with other work cannot do that, and what it would measure
 is the machine. So each process gets the SAME FIXED LOAD (`--tables-per-process` tables, each
 seat thinking `--think` s before it acts: a load well below saturation), and what is measured
-is each process's own CPU time (utime + stime, /proc) and its own committed moves (its
-`/metrics`: `stolik_moves_applied`) over the steady part of the run, i.e. its CPU per move.
+is each process's own CPU time (utime + stime, /proc; less its idle rate, measured for
+`--idle` seconds before the load) and its own committed moves (its `/metrics`:
+`stolik_moves_applied`) over the steady part of the run, i.e. its CPU per move.
 Under a quota q, a process completes q / (its CPU per move) moves per second, so N processes
 complete sum(q / c_i), and the ratio to N x one process's is mean(c_1 / c_i) x N: throughput
 scales with processes exactly as far as CPU per move per process stays flat. The bus's share
@@ -107,7 +108,7 @@ class Sampler:
 
     urls: list[str]
     pids: list[int]
-    every: float = 0.5
+    every: float = 1.0
     samples: list[list[Sample]] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -128,7 +129,7 @@ class Figures:
     processes: int
     moves_per_s: float
     ms_per_move: list[float]
-    """Per process: its CPU over its own committed moves, in ms."""
+    """Per process: its CPU (less what it spends idle) over its own committed moves, in ms."""
     reads_per_move: list[float | None]
     """Per process: Redis messages its bus read on tables' channels per move it committed."""
     lobby_per_s: list[float | None]
@@ -186,6 +187,14 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         sampler = Sampler(urls, [s.pid for s in servers])
         thread = threading.Thread(target=sampler.run, daemon=True)
         thread.start()
+        # Idle first: what each process spends with no load (its ticker, "alive", these
+        # samples' /metrics) is taken off its CPU during the load.
+        time.sleep(args.idle)
+        quiet = list(sampler.samples)
+        idle = [
+            (b.cpu - a.cpu) / max(b.at - a.at, 1e-9)
+            for a, b in zip(quiet[1], quiet[-1], strict=True)
+        ]
         command = [
             sys.executable,
             str(ROOT / "bench/load.py"),
@@ -208,9 +217,9 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         ms: list[float] = []
         reads: list[float | None] = []
         lobby: list[float | None] = []
-        for a, b in zip(first, last, strict=True):
+        for a, b, rate in zip(first, last, idle, strict=True):
             moves = max(b.moves - a.moves, 1.0)
-            ms.append((b.cpu - a.cpu) * 1000 / moves)
+            ms.append((b.cpu - a.cpu - rate * (b.at - a.at)) * 1000 / moves)
             if a.table_reads is None or b.table_reads is None:
                 reads.append(None)
                 lobby.append(None)
@@ -220,8 +229,9 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         total = sum(b.moves - a.moves for a, b in zip(first, last, strict=True))
         figures = Figures(processes, total / window, ms, reads, lobby, window)
         print(
-            f"steady {window:.1f} s: {figures.moves_per_s:.0f} moves/s; per process "
-            f"CPU ms/move {', '.join(f'{m:.2f}' for m in ms)}; bus reads/move "
+            f"steady {window:.1f} s: {figures.moves_per_s:.0f} moves/s; idle CPU per process "
+            f"{', '.join(f'{r * 100:.1f} %' for r in idle)}; per process net CPU ms/move "
+            f"{', '.join(f'{m:.2f}' for m in ms)}; bus reads/move "
             f"{', '.join('-' if r is None else f'{r:.2f}' for r in reads)}"
         )
         return figures
@@ -238,6 +248,7 @@ def main() -> None:
     parser.add_argument("--format", choices=("json", "html"), default="json")
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--idle", type=float, default=5, help="idle seconds measured first")
     parser.add_argument("--app-root", default=str(ROOT), help="checkout whose servers to run")
     service_args(parser, "stolik_scaling", port=8621)
     args = parser.parse_args()

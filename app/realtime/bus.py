@@ -46,6 +46,10 @@ dropped (logged): other processes then catch up on their next version check."""
 RESUBSCRIBE_EVERY = 1.0
 """Seconds between two attempts to subscribe again while Redis is away."""
 
+LOBBY_EVERY = 0.5
+"""At most one "the lobby changed" a process says in this many seconds (every process hears it:
+the lobby-wide channel carries changes of tables, never moves, and no more than this)."""
+
 PUBLISH_BATCH = 256
 """At most this many queued changes go to Redis in one message."""
 
@@ -124,6 +128,8 @@ class RedisBus:
         """Redis messages received on each table's channel (by slug), own ones included:
         what Redis made this process read about that table."""
         self._lobby_queued = False
+        self._lobby_said = float("-inf")
+        self._lobby_later: asyncio.TimerHandle | None = None
         self.heard_lobby = 0
         """Redis messages received on the lobby-wide channel, own ones included."""
 
@@ -142,11 +148,22 @@ class RedisBus:
         self._queue.put_nowait((channel, orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)))
 
     def lobby_changed(self) -> None:
-        """Tell every process that the lobby's list changed. One such message waiting to be
-        published is enough (the lobbies read the list again): more are not queued."""
-        if self._lobby_queued:
+        """Tell every process that the lobby's list changed (the lobbies read the list
+        again). Every process hears it, so it is said at most once per `LOBBY_EVERY` seconds
+        by a process: a change within that time is said once at its end."""
+        if self._lobby_queued or self._lobby_later is not None:
             return
+        loop = asyncio.get_running_loop()
+        wait = self._lobby_said + LOBBY_EVERY - loop.time()
+        if wait > 0:
+            self._lobby_later = loop.call_later(wait, self._say_lobby)
+            return
+        self._say_lobby()
+
+    def _say_lobby(self) -> None:
+        self._lobby_later = None
         self._lobby_queued = True
+        self._lobby_said = asyncio.get_running_loop().time()
         self.send(LOBBY)
 
     async def watch(self, slug: str) -> None:
@@ -216,6 +233,9 @@ class RedisBus:
 
     async def stop(self) -> None:
         """Publish what is queued (briefly), then stop."""
+        if self._lobby_later is not None:
+            self._lobby_later.cancel()
+            self._say_lobby()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._drain(), 2.0)
         tasks = [*self._tasks, *self._catching_up, *self._commands]

@@ -184,6 +184,12 @@ async def test_a_watched_table_hears_what_is_published_right_after_and_nothing_o
         await wait_until(lambda: got[-1].get("n") == 101)
         assert listener.heard["t0"] == 1 and listener.heard["t1"] == 2
         assert [m["k"] for m in got].count("lobby") == 1
+        # Within LOBBY_EVERY of the last: said once, at the end of it.
+        sender.lobby_changed()
+        sender.lobby_changed()
+        await wait_until(lambda: [m["k"] for m in got].count("lobby") == 2)
+        await asyncio.sleep(0.6)
+        assert [m["k"] for m in got].count("lobby") == 2
     finally:
         await sender.stop()
         await listener.stop()
