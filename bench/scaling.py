@@ -125,6 +125,36 @@ class Sampler:
 
 
 @dataclass
+class Observer:
+    """Counts the messages on the lobby-wide channel (`REDIS_CHANNEL`), which every process
+    reads: with the previous bus (one channel for everything) that is all of them."""
+
+    url: str
+    channel: str
+    times: list[float] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub.subscribe(self.channel)
+        while not self._stop.is_set():
+            message = pubsub.get_message(timeout=0.2)
+            if message is not None and message["type"] == "message":
+                self.times.append(time.monotonic())
+        pubsub.close()
+        client.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def between(self, start: float, end: float) -> int:
+        return sum(1 for t in self.times if start <= t < end)
+
+
+@dataclass
 class Figures:
     processes: int
     moves_per_s: float
@@ -134,6 +164,8 @@ class Figures:
     """Per process: Redis messages its bus read on tables' channels per move it committed."""
     lobby_per_s: list[float | None]
     window: float
+    channel_per_s: float
+    """Messages on the lobby-wide channel (each process reads them all) per second."""
 
 
 def steady_window(samples: list[list[Sample]], seconds: float) -> tuple[int, int]:
@@ -151,11 +183,15 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
     asyncio.run(fresh_database(args.admin_url, args.database))
     base = args.admin_url.rsplit("/", 1)[0]
     app_root = Path(args.app_root).resolve()
+    channel = f"stolik:bench:{uuid.uuid4().hex[:8]}"
+    observer = Observer(args.redis_url, channel)
+    watching = threading.Thread(target=observer.run, daemon=True)
+    watching.start()
     env = {
         **os.environ,
         "DATABASE_URL": f"{base}/{args.database}",
         "REDIS_URL": args.redis_url,
-        "REDIS_CHANNEL": f"stolik:bench:{uuid.uuid4().hex[:8]}",
+        "REDIS_CHANNEL": channel,
         "CREATE_RATE_COUNT": "0",
         "ACT_RATE_COUNT": "0",
         "ACT_RATE_ADDRESS_COUNT": "0",
@@ -206,7 +242,9 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         ]
         out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
         sampler.stop()
+        observer.stop()
         thread.join()
+        watching.join()
         if out.returncode != 0:
             raise SystemExit(f"load.py failed:\n{out.stdout}\n{out.stderr}")
         print(f"--- {processes} process(es), {args.tables_per_process} tables each")
@@ -227,12 +265,14 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
                 reads.append((b.table_reads - a.table_reads) / moves)
                 lobby.append(((b.lobby_reads or 0) - (a.lobby_reads or 0)) / window)
         total = sum(b.moves - a.moves for a, b in zip(first, last, strict=True))
-        figures = Figures(processes, total / window, ms, reads, lobby, window)
+        on_channel = observer.between(first[0].at, last[0].at) / window
+        figures = Figures(processes, total / window, ms, reads, lobby, window, on_channel)
         print(
             f"steady {window:.1f} s: {figures.moves_per_s:.0f} moves/s; idle CPU per process "
             f"{', '.join(f'{r * 100:.1f} %' for r in idle)}; per process net CPU ms/move "
             f"{', '.join(f'{m:.2f}' for m in ms)}; bus reads/move "
-            f"{', '.join('-' if r is None else f'{r:.2f}' for r in reads)}"
+            f"{', '.join('-' if r is None else f'{r:.2f}' for r in reads)}; "
+            f"lobby-wide channel {on_channel:.1f} messages/s (read by every process)"
         )
         return figures
     finally:
@@ -259,20 +299,20 @@ def main() -> None:
         f"{args.think:g} s, app {args.app_root}"
     )
     print(
-        "| processes | moves/s | CPU ms/move per process (mean, min-max) | bus reads/move "
-        "per process | lobby msgs/s per process | throughput at equal quota / (N x one) |"
+        "| processes | moves/s | CPU ms/move per process (mean, min-max) | bus reads on "
+        "tables' channels per own move | lobby-wide messages/s (each process reads all) | "
+        "throughput at equal quota / (N x one) |"
     )
     print("|---|---|---|---|---|---|")
     for r in results:
         mean = statistics.mean(r.ms_per_move)
         ratio = statistics.mean(one / m for m in r.ms_per_move)
         reads = [x for x in r.reads_per_move if x is not None]
-        lobby = [x for x in r.lobby_per_s if x is not None]
         print(
             f"| {r.processes} | {r.moves_per_s:.0f} | {mean:.2f} "
             f"({min(r.ms_per_move):.2f}-{max(r.ms_per_move):.2f}) | "
             f"{f'{statistics.mean(reads):.2f}' if reads else 'n/a'} | "
-            f"{f'{statistics.mean(lobby):.1f}' if lobby else 'n/a'} | {ratio:.2f} |"
+            f"{r.channel_per_s:.1f} | {ratio:.2f} |"
         )
 
 
