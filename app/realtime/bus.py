@@ -173,15 +173,37 @@ class RedisBus:
         if slug in self.watching or self._pubsub is None:
             return
         self.watching.add(slug)
-        waiter = asyncio.get_running_loop().create_future()
-        self._confirming.setdefault(self.table_channel(slug), deque()).append(waiter)
+        await self._subscribe([self.table_channel(slug)])
+
+    async def _subscribe(self, channels: list[str]) -> None:
+        """SUBSCRIBE to `channels` and wait for Redis's confirmations (a while at most). If
+        it fails (Redis away), the reconnection subscribes to what is watched (`_reconcile`)."""
+        loop = asyncio.get_running_loop()
+        waiters = []
+        for channel in channels:
+            waiter = loop.create_future()
+            self._confirming.setdefault(channel, deque()).append(waiter)
+            waiters.append(waiter)
         try:
-            await self._pubsub.subscribe(self.table_channel(slug))
-            await asyncio.wait_for(asyncio.shield(waiter), SUBSCRIBE_WAIT)
+            await self._pubsub.subscribe(*channels)
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*waiters)), SUBSCRIBE_WAIT)
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.warning("subscribing to a table's channel failed or was not confirmed")
+
+    async def _reconcile(self) -> None:
+        """After Redis was away: subscribe to every watched table's channel that a failed
+        SUBSCRIBE left out, and leave those a failed UNSUBSCRIBE left in."""
+        pubsub = self._pubsub
+        have = {c.decode() if isinstance(c, bytes) else str(c) for c in pubsub.channels}
+        want = {self.table_channel(slug) for slug in self.watching}
+        missing = sorted(want - have)
+        extra = sorted(c for c in have - want if c.startswith(self._tables_prefix))
+        if missing:
+            await self._subscribe(missing)
+        if extra:
+            await pubsub.unsubscribe(*extra)
 
     def watch_soon(self, slug: str) -> None:
         """`watch` in a task of its own (a table created here: nobody else knows its address
@@ -363,6 +385,7 @@ class RedisBus:
 
         async def catch_up() -> None:
             try:
+                await self._reconcile()  # subscribed first, read from the database second
                 await handler({"k": "resubscribed"})
             except Exception:
                 logger.exception("catching up after the bus lost Redis failed")
