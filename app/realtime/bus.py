@@ -124,6 +124,8 @@ class RedisBus:
         """Per table channel, one future per SUBSCRIBE sent and not yet confirmed (Redis
         confirms them in order)."""
         self._commands: set[asyncio.Task[None]] = set()
+        self._joining: dict[str, asyncio.Future[None]] = {}
+        """Tables being subscribed to now (a second `watch` waits for the first's answer)."""
         self.heard: Counter[str] = Counter()
         """Redis messages received on each table's channel (by slug), own ones included:
         what Redis made this process read about that table."""
@@ -170,10 +172,23 @@ class RedisBus:
         """Hear the changes of table `slug` from now on: returns once Redis confirmed the
         subscription (or after `SUBSCRIBE_WAIT` if it does not answer), so what the caller
         reads from the database next is not older than what it will hear."""
-        if slug in self.watching or self._pubsub is None:
+        if self._pubsub is None:
+            return
+        pending = self._joining.get(slug)
+        if pending is not None:  # another task is subscribing: wait for the same answer
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(pending), SUBSCRIBE_WAIT)
+            return
+        if slug in self.watching:
             return
         self.watching.add(slug)
-        await self._subscribe([self.table_channel(slug)])
+        joined = asyncio.get_running_loop().create_future()
+        self._joining[slug] = joined
+        try:
+            await self._subscribe([self.table_channel(slug)])
+        finally:
+            del self._joining[slug]
+            joined.set_result(None)
 
     async def _subscribe(self, channels: list[str]) -> None:
         """SUBSCRIBE to `channels` and wait for Redis's confirmations (a while at most). If
@@ -215,7 +230,12 @@ class RedisBus:
         if slug not in self.watching or self._pubsub is None:
             return
         self.watching.discard(slug)
-        self._command(self._pubsub.unsubscribe(self.table_channel(slug)))
+        self._command(self._leave(slug))
+
+    async def _leave(self, slug: str) -> None:
+        if slug in self.watching:
+            return  # watched again before this ran: its SUBSCRIBE stands
+        await self._pubsub.unsubscribe(self.table_channel(slug))
 
     def _command(self, work: Awaitable[Any]) -> None:
         async def run() -> None:

@@ -183,6 +183,13 @@ async def test_a_watched_table_hears_what_is_published_right_after_and_nothing_o
         sender.send({"k": "move", "s": "t1", "n": 101})
         await wait_until(lambda: got[-1].get("n") == 101)
         assert listener.heard["t0"] == 1 and listener.heard["t1"] == 2
+        # Forgotten and asked for again at once (the leave not sent yet): still heard; two
+        # tasks watching one table both wait for its confirmation.
+        listener.unwatch("t1")
+        await asyncio.gather(listener.watch("t1"), listener.watch("t1"))
+        await asyncio.sleep(0.3)
+        sender.send({"k": "move", "s": "t1", "n": 102})
+        await wait_until(lambda: got[-1].get("n") == 102)
         assert [m["k"] for m in got].count("lobby") == 1
         # Within LOBBY_EVERY of the last: said once, at the end of it.
         sender.lobby_changed()
