@@ -71,12 +71,12 @@ async def play(
             break
         seat = rng.choice(sorted(game.engine.to_act(game.state)))
         client = rng.choice(sockets[seat])
-        await client.wait_version(game.version, timeout=10)
+        await client.wait_version(game.version, timeout=30)
         action = rng.choice(game.engine.legal_actions(game.state, seat))
         errors = len(client.errors)
         await client.act(game.engine.dump_action(action), game.version)
         await client.wait_for(
-            lambda c, v=game.version, e=errors: c.version > v or len(c.errors) > e, timeout=10
+            lambda c, v=game.version, e=errors: c.version > v or len(c.errors) > e, timeout=30
         )
     return int(newest_game(servers, slug).version)
 
@@ -111,7 +111,7 @@ async def test_four_processes_each_hear_only_the_tables_they_serve(four: list[Se
         assert finals[slug] >= MOVES // 2
         clients = [c for twin in sockets.values() for c in twin] + watchers
         for client in clients:
-            await client.wait_version(finals[slug], timeout=15)
+            await client.wait_version(finals[slug], timeout=30)
         for a, b in sockets.values():
             assert a.states[-1]["view"] == b.states[-1]["view"]
         assert watchers[0].states[-1]["view"] == watchers[1].states[-1]["view"]
