@@ -69,10 +69,21 @@ class Seating(Collaborator):
 
     @judged_again
     async def join(
-        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+        self,
+        user_id: int,
+        name: str,
+        seat: Seat | None = None,
+        gender: str | None = None,
+        *,
+        bot: bool = False,
     ) -> Seat:
-        """Take a free seat (the first one if none is named)."""
+        """Take a free seat (the first one if none is named); `bot`: a bot account, only at
+        a table whose host lets outside bots sit."""
         table = self.table
+        if bot and not table.outside_bots:
+            raise Refusal(
+                "no_outside_bots", N_("The host of this table does not let outside bots sit."), 403
+            )
         async with table.lock:
             if table.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))

@@ -111,6 +111,7 @@ class Snapshot:
     options: Mapping[str, Any]
     clock_spec: str
     bot_level: str
+    outside_bots: bool
     rematch_slug: str | None
     rematch_code: str | None
     takeover_after: float
@@ -156,6 +157,7 @@ class Snapshot:
             options=MappingProxyType(table.options),  # a table's options never change
             clock_spec=table.clock_spec,
             bot_level=table.bot_level,
+            outside_bots=table.outside_bots,
             rematch_slug=table.rematch_slug,
             rematch_code=table.rematch_code,
             takeover_after=table.runtime.takeover_after,

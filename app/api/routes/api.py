@@ -45,6 +45,9 @@ class TableIn(BaseModel):
     private: bool = False
     clock: str = "none"
     bot_level: str = "normal"
+    outside_bots: bool = Field(
+        default=False, description="Whether bot accounts (docs/bot-api.md) may take a seat."
+    )
 
 
 @router.post("/guest")
@@ -99,6 +102,7 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
+        outside_bots=body.outside_bots,
         store=tables.store,
     )
     await session.commit()

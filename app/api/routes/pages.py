@@ -179,6 +179,7 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
+            outside_bots=form.get("outside_bots") in ("on", "true", "1"),
             store=tables.store,
         )
         await session.commit()
