@@ -47,17 +47,26 @@ def sit_down(base: str, token: str, slug: str | None, wait: float) -> dict[str, 
     return call(base, token, "POST", f"/api/bot/tables/{slug}/join")  # type: ignore[no-any-return]
 
 
-def play(base: str, token: str, socket: str, rng: random.Random) -> dict[str, Any]:
-    """Play random legal moves until the game is over; its outcome."""
+def play(base: str, token: str, socket: str, rng: random.Random, record: Any) -> dict[str, Any]:
+    """Play random legal moves until the game is over; its outcome. `record`: a file that
+    gets every frame, received ("in") and sent ("out"), one JSON line each."""
     url = base.replace("http", "ws", 1) + socket
     with connect(url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+
+        def send(msg: dict[str, Any]) -> None:
+            ws.send(json.dumps(msg))
+            if record:
+                print(json.dumps({"out": msg}), file=record)
+
         acted_at = None
         for raw in ws:
             msg = json.loads(raw)
+            if record:
+                print(json.dumps({"in": msg}), file=record)
             if msg["type"] == "error":
                 print("refused:", msg["code"], msg["message"], file=sys.stderr)
                 acted_at = None
-                ws.send(json.dumps({"type": "sync"}))
+                send({"type": "sync"})
             elif msg["type"] == "state":
                 header = msg["view"].get("header", {})
                 if header.get("over"):
@@ -65,9 +74,7 @@ def play(base: str, token: str, socket: str, rng: random.Random) -> dict[str, An
                 if msg["legal"] and acted_at != msg["version"]:
                     acted_at = msg["version"]
                     action = rng.choice(msg["legal"])
-                    ws.send(
-                        json.dumps({"type": "act", "version": msg["version"], "action": action})
-                    )
+                    send({"type": "act", "version": msg["version"], "action": action})
     sys.exit("the server closed the socket")
 
 
@@ -78,12 +85,13 @@ def main() -> None:
     parser.add_argument("--table", help="a table's slug (default: the first that takes bots)")
     parser.add_argument("--wait", type=float, default=60, help="seconds to wait for a table")
     parser.add_argument("--seed", type=int, help="seed of the random moves")
+    parser.add_argument("--record", type=argparse.FileType("w"), help="write every frame here")
     args = parser.parse_args()
     base = args.url.rstrip("/")
     me = call(base, args.token, "GET", "/api/bot/account")
     joined = sit_down(base, args.token, args.table, args.wait)
     print(f"{me['name']} sits in seat {joined['seat']}", flush=True)
-    outcome = play(base, args.token, joined["socket"], random.Random(args.seed))
+    outcome = play(base, args.token, joined["socket"], random.Random(args.seed), args.record)
     print("over:", json.dumps({"seat": joined["seat"], **outcome}), flush=True)
 
 

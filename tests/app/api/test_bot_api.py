@@ -23,7 +23,6 @@ from app.store.models import BotAccount
 from tests.clients import Player
 from tests.conftest import Server
 
-
 _PEOPLE: list[Player] = []
 
 
