@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,39 @@ async def test_the_create_form_sets_the_option(server: Server, tmp_path: Path) -
     r = await ala.http.post("/tables", data=form)
     slug = r.headers["location"].split("/t/")[1]
     assert (await ala.http.get(f"/api/tables/{slug}")).json()["outside_bots"] is False
+
+
+async def test_your_bots_page_shows_the_token_once(server: Server) -> None:
+    ala = await host(server)
+    page = await ala.http.get("/bots")
+    assert page.status_code == 200 and "You have no bots yet." in page.text
+    made = await ala.http.post("/bots", data={"name": "  Rysiek  "})
+    found = re.search(r'id="bot-token"[^>]*value="(stolik_bot_[^"]+)"', made.text)
+    assert made.status_code == 200 and found, made.text[:2000]
+    token = found.group(1)
+    again = await ala.http.get("/bots")
+    assert "Rysiek" in again.text and token not in again.text  # shown once
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as bot:
+        assert (await bot.get("/api/bot/account", headers=bearer(token))).json()["name"] == (
+            "Rysiek"
+        )
+        bot_id = (await ala.http.get("/api/bots")).json()[0]["id"]
+        r = await ala.http.post(f"/bots/{bot_id}/revoke")
+        assert r.status_code == 303
+        assert (await bot.get("/api/bot/account", headers=bearer(token))).status_code == 401
+    page = (await ala.http.get("/bots")).text
+    assert "revoked" in page and f"/bots/{bot_id}/revoke" not in page
+    bad = await ala.http.post("/bots", data={"name": "   "})
+    assert bad.status_code == 400 and 'role="alert"' in bad.text
+    assert len((await ala.http.get("/api/bots")).json()) == 1
+
+
+async def test_the_bot_api_page_in_both_languages(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        en = await http.get("/bots/api", headers={"Accept-Language": "en"})
+        pl = await http.get("/bots/api?lang=pl")
+    assert en.status_code == pl.status_code == 200
+    assert "Authorization: Bearer" in en.text and "/api/schema/ws" in en.text
+    assert "Finding a table" in en.text
+    assert '<html lang="pl">' in pl.text and "Szukanie stolika" in pl.text
+    assert "API dla botów" in pl.text
