@@ -218,8 +218,8 @@ async def test_your_bots_page_shows_the_token_once(server: Server) -> None:
         r = await ala.http.post(f"/bots/{bot_id}/revoke")
         assert r.status_code == 303
         assert (await bot.get("/api/bot/account", headers=bearer(token))).status_code == 401
-    page = (await ala.http.get("/bots")).text
-    assert "revoked" in page and f"/bots/{bot_id}/revoke" not in page
+    listed = (await ala.http.get("/bots")).text
+    assert "revoked" in listed and f"/bots/{bot_id}/revoke" not in listed
     bad = await ala.http.post("/bots", data={"name": "   "})
     assert bad.status_code == 400 and 'role="alert"' in bad.text
     assert len((await ala.http.get("/api/bots")).json()) == 1
