@@ -18,6 +18,8 @@ from websockets.asyncio.client import connect
 
 from app.main import create_app
 from app.realtime.schema import ws_schema
+from bench import outside
+from bench.arena import report, tally
 from engines import SHIPPED, get_engine
 from tests.clients import live_table
 from tests.conftest import Server
@@ -177,3 +179,30 @@ async def test_example_bot_plays_to_the_end(
                 check(actions_v, entry["out"]["action"])
                 acts += 1
     assert acts > 0
+
+
+async def test_the_arena_seats_an_outside_bot(sqlite_server: Server) -> None:
+    """`bench.arena --outside URL TOKEN`: the example bot, by its token, against a built-in
+    level; the outside bot's seat rotates and the tally counts it as its own kind."""
+    srv = sqlite_server
+    async with httpx.AsyncClient(base_url=srv.url, timeout=20) as owner:
+        (await owner.post("/api/guest", json={"name": "Owner"})).raise_for_status()
+        token = (await owner.post("/api/bots", json={"name": "Gość"})).json()["token"]
+    seats = ["outside", "easy", "easy"]
+    assert [outside.seating(seats, g) for g in range(3)] == [
+        ["easy", "outside", "easy"],
+        ["easy", "easy", "outside"],
+        ["easy", "outside", "easy"],
+    ]
+    results = [
+        await outside.play_one(
+            srv.url, token, "incan_gold", outside.seating(seats, g), {}, outside.DEFAULT_BOT, 120
+        )
+        for g in range(2)
+    ]
+    result = tally(seats, results, 2)
+    assert result["tally"]["outside"]["seats"] == 2
+    assert result["tally"]["easy"]["seats"] == 4
+    printed = report("incan_gold", seats, result)
+    assert printed.splitlines()[0] == "incan_gold: 2 games, seats outside,easy,easy"
+    assert any(line.startswith("outside ") for line in printed.splitlines())
