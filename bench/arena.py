@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument(
         "--bot-cmd",
         default=None,
-        help="with --outside: the bot program, given URL, TOKEN and --table SLUG (default: "
+        help="with --outside: the bot program, given URL, TOKEN and --table=SLUG (default: "
         "examples/bot.py; `none`: a bot that finds the tables by itself)",
     )
     args = parser.parse_args()

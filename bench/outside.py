@@ -6,7 +6,7 @@ running server against the built-in levels.
 
 For each game the arena, as a guest, opens a table that lets outside bots sit, seats the
 built-in levels, starts the bot program for the free seat (`--bot-cmd`, by default
-`examples/bot.py`, given the URL, the token and `--table SLUG`; `--bot-cmd none` waits for a
+`examples/bot.py`, given the URL, the token and `--table=SLUG`; `--bot-cmd none` waits for a
 bot that looks for tables by itself), starts the game and lets a bot of the table's level play
 its own seat. The host always sits in seat 0, so seat 0 is a built-in level; the outside bot's
 seat rotates over the others. The tally is `bench.arena`'s (win share, fair share, places).
@@ -51,7 +51,7 @@ async def _wait(check: Any, seconds: float, what: str) -> Any:
 
 
 async def play_one(
-    url: str,
+    host: httpx.AsyncClient,
     token: str,
     game: str,
     kinds: list[str],
@@ -59,59 +59,59 @@ async def play_one(
     bot_cmd: str | None,
     timeout: float,
 ) -> dict[str, Any]:
-    """One game on the server: the result per seat, as `bench.arena.play_one` gives it."""
-    async with httpx.AsyncClient(base_url=url, timeout=30) as host:
-        auth = {"Authorization": f"Bearer {token}"}
-        me = (await host.get("/api/bot/account", headers=auth)).raise_for_status().json()
-        (await host.post("/api/guest", json={"name": "Arena"})).raise_for_status()
-        spot = kinds.index(OUTSIDE)
-        body = {
-            "game": game,
-            "seats": len(kinds),
-            "options": options,
-            "outside_bots": True,
-            "bot_level": kinds[0],
-        }
-        slug = (await host.post("/api/tables", json=body)).raise_for_status().json()["slug"]
-        for seat, kind in enumerate(kinds):
-            if seat not in (0, spot):
-                r = await host.post(
-                    f"/api/tables/{slug}/bots", params={"level": kind, "seat": seat}
-                )
-                r.raise_for_status()
-        bot = None
-        if bot_cmd:
-            argv = [*shlex.split(bot_cmd), url, token, "--table", slug]
-            bot = await asyncio.create_subprocess_exec(
-                *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
-            )
-        try:
+    """One game on the server, hosted by the guest `host`: the result per seat, as
+    `bench.arena.play_one` gives it."""
+    url = str(host.base_url).rstrip("/")
+    auth = {"Authorization": f"Bearer {token}"}
+    me = (await host.get("/api/bot/account", headers=auth)).raise_for_status().json()
+    spot = kinds.index(OUTSIDE)
+    body = {
+        "game": game,
+        "seats": len(kinds),
+        "options": options,
+        "outside_bots": True,
+        "bot_level": kinds[0],
+    }
+    slug = (await host.post("/api/tables", json=body)).raise_for_status().json()["slug"]
+    for seat, kind in enumerate(kinds):
+        if seat not in (0, spot):
+            r = await host.post(f"/api/tables/{slug}/bots", params={"level": kind, "seat": seat})
+            r.raise_for_status()
+    bot = None
+    if bot_cmd:
+        argv = [*shlex.split(bot_cmd), url, token, f"--table={slug}"]  # a slug may start "-"
+        bot = await asyncio.create_subprocess_exec(
+            *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+        )
+    try:
 
-            async def seated() -> bool:
-                facts = (await host.get(f"/api/tables/{slug}")).json()
-                return bool(facts["seats"][spot]["name"])
+        async def seated() -> bool:
+            if bot is not None and bot.returncode is not None:
+                assert bot.stderr is not None
+                failed = (await bot.stderr.read()).decode()[-2000:]
+                raise RuntimeError(f"the bot program ended before it sat down: {failed}")
+            facts = (await host.get(f"/api/tables/{slug}")).json()
+            return bool(facts["seats"][spot]["name"])
 
-            await _wait(seated, 60, "the outside bot to sit")
-            (await host.post(f"/api/tables/{slug}/start")).raise_for_status()
-            (
-                await host.post(f"/api/tables/{slug}/autopilot", params={"on": True})
-            ).raise_for_status()
+        await _wait(seated, 60, "the outside bot to sit")
+        (await host.post(f"/api/tables/{slug}/start")).raise_for_status()
+        (await host.post(f"/api/tables/{slug}/autopilot", params={"on": True})).raise_for_status()
 
-            async def finished() -> dict[str, Any] | None:
-                facts: dict[str, Any] = (await host.get(f"/api/tables/{slug}")).json()
-                return facts if facts["status"] == "finished" else None
+        async def finished() -> dict[str, Any] | None:
+            facts: dict[str, Any] = (await host.get(f"/api/tables/{slug}")).json()
+            return facts if facts["status"] == "finished" else None
 
-            facts = await _wait(finished, timeout, "the end of the game")
-        finally:
-            if bot is not None and bot.returncode is None:
-                try:
-                    await asyncio.wait_for(bot.wait(), 10)
-                except TimeoutError:
-                    bot.kill()
-                    await bot.wait()
-        seat_of_bot = next(s["seat"] for s in facts["seats"] if s["name"] == me["name"])
-        assert seat_of_bot == spot, (seat_of_bot, spot)
-        outcome = await _outcome(url, slug)
+        facts = await _wait(finished, timeout, "the end of the game")
+    finally:
+        if bot is not None and bot.returncode is None:
+            try:
+                await asyncio.wait_for(bot.wait(), 10)
+            except TimeoutError:
+                bot.kill()
+                await bot.wait()
+    seat_of_bot = next(s["seat"] for s in facts["seats"] if s["name"] == me["name"])
+    assert seat_of_bot == spot, (seat_of_bot, spot)
+    outcome = await _outcome(url, slug)
     return {
         "kinds": kinds,
         "finished": True,
@@ -144,8 +144,25 @@ def run(
     timeout: float = 600,
 ) -> dict[str, Any]:
     """Play `games` games one after another; the tallies `bench.arena.report` prints."""
-    results = [
-        asyncio.run(play_one(url, token, game, seating(seats, g), options, bot_cmd, timeout))
-        for g in range(games)
-    ]
+    return asyncio.run(play_all(url, token, game, seats, games, options, bot_cmd, timeout))
+
+
+async def play_all(
+    url: str,
+    token: str,
+    game: str,
+    seats: list[str],
+    games: int,
+    options: dict[str, Any],
+    bot_cmd: str | None,
+    timeout: float,
+) -> dict[str, Any]:
+    """`run`'s games, hosted by one guest (the server limits new guests and tables per address:
+    `CREATE_RATE_COUNT=0` on the server lifts it for long runs)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as host:
+        (await host.post("/api/guest", json={"name": "Arena"})).raise_for_status()
+        results = [
+            await play_one(host, token, game, seating(seats, g), options, bot_cmd, timeout)
+            for g in range(games)
+        ]
     return tally(seats, results, games)

@@ -47,13 +47,20 @@ def sit_down(base: str, token: str, slug: str | None, wait: float) -> dict[str, 
     return call(base, token, "POST", f"/api/bot/tables/{slug}/join")  # type: ignore[no-any-return]
 
 
-def play(base: str, token: str, socket: str, rng: random.Random, record: Any) -> dict[str, Any]:
-    """Play random legal moves until the game is over; its outcome. `record`: a file that
-    gets every frame, received ("in") and sent ("out"), one JSON line each."""
+def play(
+    base: str, token: str, socket: str, rng: random.Random, pace: float, record: Any
+) -> dict[str, Any]:
+    """Play random legal moves until the game is over; its outcome. `pace`: seconds at least
+    between two messages (the server allows 100 per 20 s). `record`: a file that gets every
+    frame, received ("in") and sent ("out"), one JSON line each."""
     url = base.replace("http", "ws", 1) + socket
     with connect(url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+        last = 0.0
 
         def send(msg: dict[str, Any]) -> None:
+            nonlocal last
+            time.sleep(max(0.0, last + pace - time.monotonic()))
+            last = time.monotonic()
             ws.send(json.dumps(msg))
             if record:
                 print(json.dumps({"out": msg}), file=record)
@@ -65,6 +72,8 @@ def play(base: str, token: str, socket: str, rng: random.Random, record: Any) ->
                 print(json.dumps({"in": msg}), file=record)
             if msg["type"] == "error":
                 print("refused:", msg["code"], msg["message"], file=sys.stderr)
+                if msg["code"] == "rate_limited":
+                    time.sleep(5)
                 acted_at = None
                 send({"type": "sync"})
             elif msg["type"] == "state":
@@ -85,13 +94,16 @@ def main() -> None:
     parser.add_argument("--table", help="a table's slug (default: the first that takes bots)")
     parser.add_argument("--wait", type=float, default=60, help="seconds to wait for a table")
     parser.add_argument("--seed", type=int, help="seed of the random moves")
+    parser.add_argument("--pace", type=float, default=0.25, help="seconds between messages")
     parser.add_argument("--record", type=argparse.FileType("w"), help="write every frame here")
     args = parser.parse_args()
     base = args.url.rstrip("/")
     me = call(base, args.token, "GET", "/api/bot/account")
     joined = sit_down(base, args.token, args.table, args.wait)
     print(f"{me['name']} sits in seat {joined['seat']}", flush=True)
-    outcome = play(base, args.token, joined["socket"], random.Random(args.seed), args.record)
+    outcome = play(
+        base, args.token, joined["socket"], random.Random(args.seed), args.pace, args.record
+    )
     print("over:", json.dumps({"seat": joined["seat"], **outcome}), flush=True)
 
 

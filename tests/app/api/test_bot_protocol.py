@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from app.main import create_app
 from app.realtime.schema import ws_schema
 from bench import outside
-from bench.arena import report, tally
+from bench.arena import report
 from engines import SHIPPED, get_engine
 from tests.clients import live_table
 from tests.conftest import Server
@@ -135,6 +135,8 @@ async def test_example_bot_plays_to_the_end(
             token,
             "--seed",
             "7",
+            "--pace",
+            "0",  # the test server has no rate limits
             "--wait",
             "20",
             "--record",
@@ -194,13 +196,8 @@ async def test_the_arena_seats_an_outside_bot(sqlite_server: Server) -> None:
         ["easy", "easy", "outside"],
         ["easy", "outside", "easy"],
     ]
-    results = [
-        await outside.play_one(
-            srv.url, token, "incan_gold", outside.seating(seats, g), {}, outside.DEFAULT_BOT, 120
-        )
-        for g in range(2)
-    ]
-    result = tally(seats, results, 2)
+    fast = outside.DEFAULT_BOT + " --pace 0"
+    result = await outside.play_all(srv.url, token, "incan_gold", seats, 2, {}, fast, 120)
     assert result["tally"]["outside"]["seats"] == 2
     assert result["tally"]["easy"]["seats"] == 4
     printed = report("incan_gold", seats, result)
