@@ -24,6 +24,7 @@ def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
         "name": info.shown_name if info else None,
         "online": s in online,
         "bot": info.bot_level if info else None,
+        "program": info.program if info else False,
         "control": info.control if info else None,
         # How the site speaks of the seat's person: "she", "he" or "neutral" (bots too).
         "grammar": info.grammar if info else "neutral",

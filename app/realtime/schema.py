@@ -69,6 +69,7 @@ class SeatFacts(_Out):
     name: str | None
     online: bool
     bot: str | None = Field(description="A built-in bot's level; None for people and bot accounts.")
+    program: bool = Field(description="A bot account (a program with a token) sits here.")
     control: str | None = Field(
         description="Who plays a person's seat now: None (they do), autopilot, away, resigned."
     )

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import i18n
 from app.i18n import N_
 from app.store.models import (
+    BotAccount,
     Room,
     SeatRow,
     User,
@@ -47,6 +48,8 @@ class SeatInfo:
     control: str | None = None
     gender: str | None = None
     """How the person chose to be spoken of ("she", "he", "neutral"; None: not chosen)."""
+    program: bool = False
+    """A bot account's seat: a program playing with a token (docs/bot-api.md), shown so."""
 
     @property
     def grammar(self) -> str:
@@ -123,8 +126,10 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             SeatRow.bot_level,
             SeatRow.control,
             User.gender,
+            BotAccount.user_id.is_not(None),
         )
         .outerjoin(User, User.id == SeatRow.user_id)
+        .outerjoin(BotAccount, BotAccount.user_id == SeatRow.user_id)
         .where(SeatRow.room_id == room_id)
         .order_by(SeatRow.seat)
     )
@@ -136,8 +141,9 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             level,
             control,
             gender,
+            bool(program),
         )
-        for seat, uid, name, level, control, gender in result.all()
+        for seat, uid, name, level, control, gender, program in result.all()
     ]
 
 
@@ -355,10 +361,11 @@ async def create_table_at_once(
 
 _ROOM_NOW = """
 SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control,
-    users.gender
+    users.gender, bot_accounts.user_id IS NOT NULL
 FROM rooms
 LEFT JOIN seats ON seats.room_id = rooms.id
 LEFT JOIN users ON users.id = seats.user_id
+LEFT JOIN bot_accounts ON bot_accounts.user_id = seats.user_id
 WHERE rooms.id = $1
 ORDER BY seats.seat
 """
@@ -381,6 +388,7 @@ async def table_now_at_once(
             r[4],
             r[5],
             r[6],
+            bool(r[7]),
         )
         for r in rows
         if r[1] is not None

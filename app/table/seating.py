@@ -103,7 +103,7 @@ class Seating(Collaborator):
             await self._write(
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
-            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender)
+            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
             table.changed("join")
             return seat
 

@@ -4,6 +4,7 @@ size; no serious accessibility violation."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.browser import helpers as h
@@ -25,6 +26,23 @@ async def test_your_bots_and_the_bot_api_page(web: h.Web) -> None:
     assert token.startswith("stolik_bot_")
     await h.shot(laptop, "bots_laptop")
     assert await h.serious_a11y_violations(laptop) == []
+
+    # A table that lets outside bots sit: the bot joins by its token, and the seat says a
+    # program sits there.
+    made = await laptop.request.post(
+        web.url("/api/tables"), data={"game": "karmaka", "seats": 3, "outside_bots": True}
+    )
+    slug = (await made.json())["slug"]
+    async with httpx.AsyncClient(base_url=web.base) as bot:
+        joined = await bot.post(
+            f"/api/bot/tables/{slug}/join", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert joined.json()["seat"] == 1
+    table = await web.again(laptop, f"/t/{slug}", viewport=h.LAPTOP)
+    # In the seats bar and in the waiting room's list of seats.
+    await expect(table.locator(".badge.program")).to_have_count(2)
+    await expect(table.locator(".badge.program").first).to_contain_text("outside bot")
+    await h.shot(table, "outside_bot_waiting_laptop")
 
     phone = await web.again(laptop, "/bots")
     await expect(phone.locator("#bot-token")).to_have_count(0)  # shown once

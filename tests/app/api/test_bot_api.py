@@ -162,6 +162,7 @@ async def test_bots_sit_only_where_the_host_lets_them(server: Server) -> None:
         facts = (await bot.get(f"/api/bot/tables/{open_to_bots}", headers=bearer(token))).json()
         assert facts["outside_bots"] is True and facts["your_seat"] == 1
         assert [s["name"] for s in facts["seats"]] == ["Ala", "Rysiek", None]
+        assert [s["program"] for s in facts["seats"]] == [False, True, False]
 
         # It may leave before the start, and the listing follows.
         r = await bot.post(f"/api/bot/tables/{open_to_bots}/leave", headers=bearer(token))
