@@ -48,6 +48,7 @@ def offline_table(engine: Engine[Any, Any, Any], state: Any, players: int) -> Ta
         status="playing",
         clock="normal",
         bot_level="normal",
+        outside_bots=False,
         rematch_slug=None,
     )
     hub = Table(None, room, _RUNTIME)  # type: ignore[arg-type]
