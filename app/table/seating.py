@@ -273,12 +273,13 @@ class Seating(Collaborator):
 
     @judged_again
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
-        """The host takes a bot out of its seat before the start."""
+        """The host takes a bot (a built-in one, or a bot account) out of its seat before the
+        start."""
         table = self.table
         async with table.lock:
             self._host_before_start(user_id, N_("Only the host can remove bots."))
             info = table.seats.get(seat)
-            if info is None or not info.is_bot:
+            if info is None or not (info.is_bot or info.program):
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
             await self._write(table.store.free_seat(table.id, table.status, seat), self._still_open)

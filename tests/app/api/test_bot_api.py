@@ -169,6 +169,18 @@ async def test_bots_sit_only_where_the_host_lets_them(server: Server) -> None:
         assert r.json() == {"ok": True}
         facts = (await ala.http.get(f"/api/tables/{open_to_bots}")).json()
         assert [s["name"] for s in facts["seats"]] == ["Ala", None, None]
+        r = await bot.post(f"/api/bot/tables/{open_to_bots}/leave", headers=bearer(token))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_seated"
+
+        # The host may take it out of its seat before the start, as a built-in bot.
+        r = await bot.post(f"/api/bot/tables/{open_to_bots}/join?seat=2", headers=bearer(token))
+        assert r.json()["seat"] == 2
+        ola = await host(server, "Ola")
+        r = await ola.http.delete(f"/api/tables/{open_to_bots}/bots/2")
+        assert r.status_code in (403, 409)  # only the host
+        assert (await ala.http.delete(f"/api/tables/{open_to_bots}/bots/2")).json()["ok"]
+        facts = (await ala.http.get(f"/api/tables/{open_to_bots}")).json()
+        assert [s["name"] for s in facts["seats"]] == ["Ala", None, None]
 
 
 async def test_bad_bot_input_is_refused(server: Server) -> None:
