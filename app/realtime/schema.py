@@ -177,16 +177,44 @@ class ChatOut(_Out):
     history: bool
 
 
+class LobbyTable(_Out):
+    """One table of the lobby's list (the reader's own tables first)."""
+
+    slug: str
+    game_id: str
+    host: str
+    seated: int
+    num_seats: int
+    status: Literal["open", "playing"]
+    private: bool
+    bots: int = Field(description="Built-in bots seated.")
+    mine: bool
+    clock: str
+    invite_code: str | None
+    your_turn: bool
+    deadline: float | None
+
+
+class LobbyOut(_Out):
+    """The lobby socket's (`/ws/lobby?format=json`) only message: the whole list, again after
+    every change."""
+
+    type: Literal["lobby"]
+    tables: list[LobbyTable]
+
+
 CLIENT: tuple[type[BaseModel], ...] = (Act, Sync, Chat)
 SERVER: tuple[type[BaseModel], ...] = (StateOut, ErrorOut, PresenceOut, ChatOut)
 
 
 @functools.cache
 def ws_schema() -> dict[str, Any]:
-    """The whole protocol: `client` (what you may send), `server` (what you receive), and
-    `actions` (each game's `action` objects), with their definitions in `$defs`."""
+    """The whole protocol: `client` (what you may send to a table socket), `server` (what it
+    sends you), `lobby` (what the lobby socket sends) and `actions` (each game's `action`
+    objects), with their definitions in `$defs`."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in CLIENT]
-    models += [(m, "serialization") for m in SERVER]
+    outgoing: tuple[type[BaseModel], ...] = (*SERVER, LobbyOut)
+    models += [(m, "serialization") for m in outgoing]
     refs, top = models_json_schema(models, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = dict(top.get("$defs", {}))
     actions: dict[str, Any] = {}
@@ -200,6 +228,7 @@ def ws_schema() -> dict[str, Any]:
         "description": __doc__.split("\n\n")[0].strip(),
         "client": {"oneOf": [refs[(m, "validation")] for m in CLIENT]},
         "server": {"oneOf": [refs[(m, "serialization")] for m in SERVER]},
+        "lobby": refs[(LobbyOut, "serialization")],
         "actions": actions,
         "$defs": {k: _prefixed(v, k.split(".")[0]) if "." in k else v for k, v in defs.items()},
     }

@@ -106,6 +106,15 @@ async def test_frames_of_every_kind_match_the_schema(sqlite_server: Server) -> N
                 assert "legal" not in frame
     assert kinds >= {"state", "error", "chat", "presence"} and legal_seen
 
+    # The lobby socket's message, with the reader's own table (and its invite code) in it.
+    async with connect(
+        f"{sqlite_server.ws_url}/ws/lobby?format=json",
+        additional_headers={"Cookie": live.seats[0].cookie},
+    ) as lobby:
+        frame = json.loads(await asyncio.wait_for(lobby.recv(), 5))
+    check(validator(schema, schema["lobby"]), frame)
+    assert frame["type"] == "lobby" and frame["tables"]
+
 
 SHIPPED_IDS = sorted(e.spec.id for e in SHIPPED)
 
