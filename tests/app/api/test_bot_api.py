@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from app.store.engine import make_engine, make_session_factory
 from app.store.models import BotAccount
 from tests.clients import Player
-from tests.conftest import Server
+from tests.conftest import Server, served
 
 _PEOPLE: list[Player] = []
 
@@ -247,3 +247,29 @@ async def test_the_bot_api_page_in_both_languages(server: Server) -> None:
     assert "Finding a table" in en.text
     assert '<html lang="pl">' in pl.text and "Szukanie stolika" in pl.text
     assert "API dla botów" in pl.text
+
+
+async def test_a_bot_has_the_same_budget_as_a_browser(db_url: str, tmp_path: Path) -> None:
+    """Past the act budget a bot's messages are answered `rate_limited`, and far past it its
+    socket is closed with 4429, exactly as a browser's (a new socket keeps the budget)."""
+    async with served(
+        db_url, tmp_path, act_rate_count=5, act_rate_window=60.0, act_rate_close=3
+    ) as srv:
+        ala = await host(srv)
+        token = (await new_bot(ala))["token"]
+        slug = await table(ala, outside_bots=True)
+        async with httpx.AsyncClient(base_url=srv.url, timeout=10) as bot:
+            r = await bot.post(f"/api/bot/tables/{slug}/join", headers=bearer(token))
+            assert r.status_code == 200
+        url = f"{srv.ws_url}/ws/t/{slug}?format=json&legal=1"
+        codes: list[str] = []
+        async with connect(url, additional_headers=bearer(token)) as ws:
+            for _ in range(5 + 3 + 2):
+                await ws.send(json.dumps({"type": "sync"}))
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if frame["type"] == "error":
+                        codes.append(frame["code"])
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        assert codes and set(codes) == {"rate_limited"}
