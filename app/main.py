@@ -25,7 +25,7 @@ from app import i18n, logs, memory
 from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
-from app.api.routes import api, devices, history, nights, pages, pwa, ws
+from app.api.routes import api, bot_api, bot_pages, devices, history, nights, pages, pwa, ws
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
 from app.guard import ActBudgets, Guard, RateBudgets
@@ -118,6 +118,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     # of one router is a path of another, so the order changes nothing else.
     app.include_router(ws.router)
     app.include_router(api.router)
+    app.include_router(bot_api.router)
+    app.include_router(bot_pages.router)
     app.include_router(pages.router)
     app.include_router(devices.router)
     app.include_router(account_routes.router)

@@ -2,7 +2,9 @@
 
     python -m bench.arena --game karmaka --seats normal,random,random,random --games 200
 
-Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves). The
+Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves);
+with `--outside URL TOKEN` one seat is "outside", a program with a bot token playing on the
+server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). The
 order of the kinds rotates from game to game, so every kind plays from every position. Games
 run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
 kind, the win share (a shared win counts 1/k), its fair share, ties, mean score and place, and
@@ -72,6 +74,12 @@ def run(
             results = list(pool.map(_job, jobs))
     else:
         results = [_job(job) for job in jobs]
+    return tally(seats, results, games)
+
+
+def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[str, Any]:
+    """The tallies per kind of `games` games' results (`play_one`'s, or `bench.outside`'s)."""
+    n = len(seats)
     tally: dict[str, dict[str, float]] = {
         kind: {"seats": 0, "wins": 0.0, "ties": 0, "score": 0.0, "place": 0.0} for kind in seats
     }
@@ -141,12 +149,36 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="the game's options as JSON")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--outside",
+        nargs=2,
+        metavar=("URL", "TOKEN"),
+        help="play on the server at URL, seat kind `outside` being the bot with TOKEN "
+        "(bench/outside.py)",
+    )
+    parser.add_argument(
+        "--bot-cmd",
+        default=None,
+        help="with --outside: the bot program, given URL, TOKEN and --table=SLUG (default: "
+        "examples/bot.py; `none`: a bot that finds the tables by itself)",
+    )
     args = parser.parse_args()
     seats = args.seats.split(",")
+    kinds = ("random", *LEVELS) if args.outside is None else ("outside", *LEVELS)
     for kind in seats:
-        if kind != "random" and kind not in LEVELS:
-            parser.error(f"unknown seat kind {kind!r}")
-    result = run(args.game, seats, args.games, args.seed, json.loads(args.options), args.workers)
+        if kind not in kinds:
+            parser.error(f"unknown seat kind {kind!r} (one of {', '.join(kinds)})")
+    options = json.loads(args.options)
+    if args.outside is not None:
+        from bench import outside
+
+        if seats.count("outside") != 1 or len(seats) < 2:
+            parser.error("--outside needs exactly one seat `outside` and a built-in level")
+        command = None if args.bot_cmd == "none" else (args.bot_cmd or outside.DEFAULT_BOT)
+        url, token = args.outside
+        result = outside.run(url.rstrip("/"), token, args.game, seats, args.games, options, command)
+    else:
+        result = run(args.game, seats, args.games, args.seed, options, args.workers)
     print(report(args.game, seats, result))
 
 

@@ -49,6 +49,7 @@ def offline_table(engine: Engine[Any, Any, Any], state: Any, players: int) -> Ta
         clock="normal",
         bot_level="normal",
         away_days=0,
+        outside_bots=False,
         rematch_slug=None,
     )
     hub = Table(None, room, _RUNTIME)  # type: ignore[arg-type]

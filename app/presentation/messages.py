@@ -24,6 +24,7 @@ def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
         "name": info.shown_name if info else None,
         "online": s in online,
         "bot": info.bot_level if info else None,
+        "program": info.program if info else False,
         "control": info.control if info else None,
         # How the site speaks of the seat's person: "she", "he" or "neutral" (bots too).
         "grammar": info.grammar if info else "neutral",
@@ -109,6 +110,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "clock": snap.clock_spec,
         "away_days": snap.away_days,
         "bot_level": snap.bot_level,
+        "outside_bots": snap.outside_bots,
         "takeover_after": snap.takeover_after,
         "to_act": sorted(game.acting) if game else [],
         "seed_commitment": game.seed_commitment if game else None,
@@ -157,15 +159,34 @@ def encode_json(data: Any) -> str:
     return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def state_json_text(snap: Snapshot, seat: int | None, after_version: int) -> str:
+def state_json_text(
+    snap: Snapshot, seat: int | None, after_version: int, *, legal: bool = False
+) -> str:
     """`state_json`, encoded, made once per moment (`cache.for_moment`: version, table
-    revision, who is online, half second), audience, log start and language, and shared by
-    every socket of that audience (ten spectators at the same place receive one encoding)."""
+    revision, who is online, half second), audience, log start, language and `legal`, and
+    shared by every socket of that audience (ten spectators at the same place receive one
+    encoding)."""
     moment = cache.for_moment(snap)
-    key = ("json", seat, after_version, i18n.current())
+    key = ("json", seat, after_version, i18n.current(), legal)
     text = moment.get(key)
     if text is None:
         if len(moment) > 64:
             moment.clear()
-        text = moment[key] = encode_json(state_json(snap, seat, after_version, encoded_table=True))
+        msg = state_json(snap, seat, after_version, encoded_table=True)
+        if legal:
+            msg["legal"] = legal_actions(snap, seat)
+        text = moment[key] = encode_json(msg)
     return text
+
+
+def legal_actions(snap: Snapshot, seat: int | None) -> list[dict[str, Any]]:
+    """`seat`'s legal actions now as `act` messages carry them (none: a spectator, a seat
+    that need not act, or a seat a bot plays now)."""
+    game = snap.game
+    if game is None or seat is None or seat not in game.acting:
+        return []
+    info = snap.seats.get(seat)
+    if info is not None and info.bot_plays:
+        return []
+    engine = game.engine
+    return [engine.dump_action(a) for a in engine.legal_actions(game.state, seat)]

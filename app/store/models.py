@@ -19,6 +19,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -84,6 +85,8 @@ class Room(Base):
     away; 0: none (app/clocks.py `AWAY_LIMITS`)."""
     rematch_slug: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The table created by "Play again" once this one finished (set once)."""
+    outside_bots: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether bot accounts (programs with a token, docs/bot-api.md) may take a seat."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -253,3 +256,18 @@ class EmailLink(Base):
     purpose: Mapped[str] = mapped_column(String(8))
     expires: Mapped[float] = mapped_column(Float)
     used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class BotAccount(Base):
+    """A bot account: a program that plays as its own person (a `users` row) with a token its
+    owner made on "Your bots" (docs/bot-api.md). Only the token's SHA-256 is kept; a revoked
+    token is refused from then on. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "bot_accounts"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    """The bot's own identity: the name at the table, the seat's person."""
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[float] = mapped_column(Float)
+    revoked: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)

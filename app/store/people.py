@@ -8,6 +8,7 @@ import asyncpg
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.store import bots
 from app.store.models import (
     Device,
     DeviceLink,
@@ -15,6 +16,9 @@ from app.store.models import (
     utcnow,
 )
 from app.store.rows import insert_row
+
+BOT_DEVICE = "bot:"
+"""The device id of a bot's sockets is this and the bot's user id."""
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -95,7 +99,14 @@ async def revoke_devices(
 
 
 async def revoked_among(session: AsyncSession, device_ids: list[str]) -> list[str]:
-    """Which of these devices are signed out (or no longer exist)."""
+    """Which of these devices are signed out (or no longer exist). A bot's sockets count as
+    device `bot:<id>` (app/bot_accounts.py), signed out when its token is revoked."""
+    bot_devices = [d for d in device_ids if d.startswith(BOT_DEVICE)]
+    if bot_devices:
+        ids = {int(d.removeprefix(BOT_DEVICE)): d for d in bot_devices}
+        gone = await bots.revoked_bots(session, sorted(ids))
+        people = [d for d in device_ids if not d.startswith(BOT_DEVICE)]
+        return [ids[b] for b in gone] + (await revoked_among(session, people) if people else [])
     found: dict[str, float | None] = {}
     for start in range(0, len(device_ids), 500):
         chunk = device_ids[start : start + 500]

@@ -56,6 +56,7 @@ class Rematcher(Collaborator):
                     "clock": table.clock_spec,
                     "bot_level": table.bot_level,
                     "away_days": table.away_days,
+                    "outside_bots": table.outside_bots,
                 }
                 try:
                     room = tables.new_table(**fields)

@@ -69,10 +69,21 @@ class Seating(Collaborator):
 
     @judged_again
     async def join(
-        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+        self,
+        user_id: int,
+        name: str,
+        seat: Seat | None = None,
+        gender: str | None = None,
+        *,
+        bot: bool = False,
     ) -> Seat:
-        """Take a free seat (the first one if none is named)."""
+        """Take a free seat (the first one if none is named); `bot`: a bot account, only at
+        a table whose host lets outside bots sit."""
         table = self.table
+        if bot and not table.outside_bots:
+            raise Refusal(
+                "no_outside_bots", N_("The host of this table does not let outside bots sit."), 403
+            )
         async with table.lock:
             if table.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))
@@ -92,7 +103,7 @@ class Seating(Collaborator):
             await self._write(
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
-            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender)
+            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
             table.changed("join")
             return seat
 
@@ -262,12 +273,13 @@ class Seating(Collaborator):
 
     @judged_again
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
-        """The host takes a bot out of its seat before the start."""
+        """The host takes a bot (a built-in one, or a bot account) out of its seat before the
+        start."""
         table = self.table
         async with table.lock:
             self._host_before_start(user_id, N_("Only the host can remove bots."))
             info = table.seats.get(seat)
-            if info is None or not info.is_bot:
+            if info is None or not (info.is_bot or info.program):
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
             await self._write(table.store.free_seat(table.id, table.status, seat), self._still_open)

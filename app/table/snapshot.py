@@ -114,6 +114,7 @@ class Snapshot:
     away_days: int
     """The longest pause per decision (days) for a player who is away (correspondence)."""
     bot_level: str
+    outside_bots: bool
     rematch_slug: str | None
     rematch_code: str | None
     takeover_after: float
@@ -160,6 +161,7 @@ class Snapshot:
             clock_spec=table.clock_spec,
             away_days=table.away_days,
             bot_level=table.bot_level,
+            outside_bots=table.outside_bots,
             rematch_slug=table.rematch_slug,
             rematch_code=table.rematch_code,
             takeover_after=table.runtime.takeover_after,

@@ -83,6 +83,8 @@ class Table:
         self.bot_level: str = room.bot_level
         self.away_days: int = room.away_days or 0
         """The longest pause per decision (days) for a player who is away (slow clocks)."""
+        self.outside_bots: bool = bool(room.outside_bots)
+        """Whether bot accounts (docs/bot-api.md) may take a seat."""
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
         self.seats: dict[Seat, tables.SeatInfo] = {}
@@ -229,11 +231,17 @@ class Table:
     # ---- what people do (each handled by its collaborator) ------------------------------------
 
     async def join(
-        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+        self,
+        user_id: int,
+        name: str,
+        seat: Seat | None = None,
+        gender: str | None = None,
+        *,
+        bot: bool = False,
     ) -> Seat:
         """Take a free seat (the first one if none is named); `gender`: how the person
-        chose to be spoken of."""
-        return await self.seating.join(user_id, name, seat, gender)
+        chose to be spoken of; `bot`: a bot account (only where outside bots may sit)."""
+        return await self.seating.join(user_id, name, seat, gender, bot=bot)
 
     async def leave(self, user_id: int) -> None:
         """Give up a seat before the start."""

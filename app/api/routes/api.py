@@ -46,6 +46,9 @@ class TableIn(BaseModel):
     clock: str = "none"
     bot_level: str = "normal"
     away_days: int = 0
+    outside_bots: bool = Field(
+        default=False, description="Whether bot accounts (docs/bot-api.md) may take a seat."
+    )
 
 
 @router.post("/guest")
@@ -101,6 +104,7 @@ async def new_table(
         clock=body.clock,
         bot_level=body.bot_level,
         away_days=body.away_days,
+        outside_bots=body.outside_bots,
         store=tables.store,
     )
     await session.commit()

@@ -208,6 +208,7 @@ async def create_from_form(
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
             away_days=int(away) if (away := form.get("away_days") or "0").isdigit() else -1,
+            outside_bots=form.get("outside_bots") in ("on", "true", "1"),
             store=tables.store,
         )
         await session.commit()

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
-from app import i18n, identity
+from app import bot_accounts, i18n, identity
 from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import ActBudgets
@@ -47,10 +47,21 @@ log = logging.getLogger("stolik.ws")
 SIGNED_OUT = N_("This device was signed out.")
 
 
+BOT_DEVICE_KEY = "stolik.bot_device"
+"""Where `_user_id` leaves a bot's device id in the socket's scope."""
+
+
 async def _user_id(ws: WebSocket) -> int | None:
-    """The person behind the socket's cookie; raises `SignedOut` for a cookie whose device
-    was signed out (a socket cannot re-set the cookie: the page reloads and is nobody)."""
+    """The person behind the socket's cookie, or the bot behind its `Authorization: Bearer`
+    token (which wins; `bot_accounts.bot_of_token` refuses a bad one); raises `SignedOut` for
+    a cookie whose device was signed out (a socket cannot re-set the cookie: the page
+    reloads and is nobody)."""
     tables: Tables = ws.app.state.tables
+    token = bot_accounts.bearer(ws.headers)
+    if token is not None:
+        bot = await bot_accounts.bot_of_token(ws.app.state.sessions, token)
+        ws.scope[BOT_DEVICE_KEY] = bot_accounts.device_of(bot.id)
+        return bot.id
     cookie = dict(ws.session)
     user = await identity.person(
         cookie,
@@ -66,7 +77,10 @@ async def _user_id(ws: WebSocket) -> int | None:
 
 
 def _device(ws: WebSocket, uid: int | None) -> str | None:
-    """The cookie's device id, for a socket that is someone."""
+    """The cookie's device id (a bot's: `bot:<id>`), for a socket that is someone."""
+    bot_device = ws.scope.get(BOT_DEVICE_KEY)
+    if isinstance(bot_device, str):
+        return bot_device
     sid = ws.session.get("sid")
     return sid if uid is not None and isinstance(sid, str) else None
 
@@ -176,7 +190,8 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
                 continue
             conn.sent_key = key
             if json_fmt:
-                data = state_json_text(snap, snap.seat_of(conn.user_id), conn.log_version)
+                seat = snap.seat_of(conn.user_id)
+                data = state_json_text(snap, seat, conn.log_version, legal=conn.legal)
                 conn.log_version = key[0]
             else:
                 data = state_html(snap, conn, settings.log_tail)
@@ -207,6 +222,9 @@ def _with_caller(
         except SignedOut:
             await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
             return
+        except Refusal as refusal:  # a bot token that is unknown or revoked
+            await _refuse(ws, fmt, refusal.code, refusal.template, CLOSE_SIGNED_OUT)
+            return
         await route(ws, fmt, uid)
 
     return endpoint
@@ -219,6 +237,7 @@ async def _accepted(ws: WebSocket, fmt: str, uid: int | None) -> Connection | No
     _tune(ws, ws.app.state.settings)
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
+    conn.legal = fmt == "json" and ws.query_params.get("legal") in ("1", "true")
     if not tables.sockets.opened(conn):
         await _close_signed_out(ws)
         return None
