@@ -96,6 +96,9 @@ class RoomFacts(_Out):
     seats: list[SeatFacts]
     now: float = Field(description="The server's clock, seconds since the epoch.")
     clock: str
+    away_days: int = Field(
+        description="The longest pause per decision (days) for a player who is away; 0: none."
+    )
     bot_level: str
     outside_bots: bool = Field(description="Whether bot accounts may sit at this table.")
     takeover_after: float
@@ -177,6 +180,17 @@ class ChatOut(_Out):
     history: bool
 
 
+class LobbyPlayer(_Out):
+    """A seat of one of the reader's own tables, for the dashboard."""
+
+    name: str
+    turn: bool = Field(description="Theirs to act now.")
+    me: bool = Field(description="The reader's own seat.")
+    away_until: float | None = Field(
+        description="Until when the person is away (a vacation at a correspondence table)."
+    )
+
+
 class LobbyTable(_Out):
     """One table of the lobby's list (the reader's own tables first)."""
 
@@ -193,6 +207,8 @@ class LobbyTable(_Out):
     invite_code: str | None
     your_turn: bool
     deadline: float | None
+    players: list[LobbyPlayer] = Field(description="The seats of the reader's own tables.")
+    turn_of: list[str] = Field(description="The names of the others who must act now.")
 
 
 class LobbyOut(_Out):
