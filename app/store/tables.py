@@ -99,7 +99,7 @@ def new_table(**fields: Any) -> Room:
         status="open",
         rematch_slug=None,
         created_at=utcnow(),
-        **{"outside_bots": False, **fields},
+        **{"outside_bots": False, "away_days": 0, **fields},
     )
 
 
