@@ -101,7 +101,9 @@ class PgStore(SqlStore):
         return None
 
     async def record_move(self, write: MoveWrite) -> None:
-        if write.notes or write.away:  # with what goes with it: the transaction of `SqlStore`
+        if write.notes or write.away or write.pushes:
+            # With what goes with it (a line, a seat sent away, push notices): the
+            # transaction of `SqlStore`.
             return await super().record_move(write)
         move, result = write.move, write.result
         if result is None:

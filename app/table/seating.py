@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.push.notices import Notice
 from app.store import games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -234,6 +235,12 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
+        others = [i.user_id for i in table.seats.values() if i.user_id not in (None, user_id)]
+        await table.runtime.push.write(
+            table.sessions,
+            (Notice(u, "start", table.id, 0, now) for u in others if u is not None),
+            now,
+        )
 
     @judged_again
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
