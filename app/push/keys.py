@@ -4,6 +4,7 @@ by the PUSH_VAPID_KEY setting), never committed. Browsers subscribe with its pub
 from __future__ import annotations
 
 import base64
+from functools import cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -26,6 +27,12 @@ def load_or_create(data_dir: Path, given: str = "") -> Vapid02:
         key.save_key(str(path))
         path.chmod(0o600)
     return Vapid02.from_file(str(path))
+
+
+@cache
+def server_key(data_dir: Path, given: str = "") -> Vapid02:
+    """`load_or_create`, once per process."""
+    return load_or_create(data_dir, given)
 
 
 def public_key(key: Vapid02) -> str:

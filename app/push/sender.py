@@ -53,7 +53,7 @@ class Sender:
         max_attempts: int = 8,
         timeout: float = 10.0,
         now: Callable[[], float] = time.time,
-        shown: Callable[[int, int], bool] | None = None,
+        shown: Callable[[str, int], bool] | None = None,
     ) -> None:
         self.sessions = sessions
         self.key = key
@@ -65,7 +65,7 @@ class Sender:
         self.timeout = timeout
         self.now = now
         self.shown = shown
-        """(room id, person id) → a tab of that person shows that table now in this process
+        """(table slug, person id) → a tab of that person shows that table now in this process
         (a "your turn" push due meanwhile is then not sent)."""
         self._wake = asyncio.Event()
         self._http: aiohttp.ClientSession | None = None
@@ -110,7 +110,7 @@ class Sender:
             return True
         if row.game_version != row.version or row.game_status != "playing":
             return False
-        return not (self.shown is not None and self.shown(row.room_id, row.user_id))
+        return not (self.shown is not None and self.shown(row.slug, row.user_id))
 
     async def deliver(self, row: Claimed) -> None:
         """Send one claimed row and settle it."""
