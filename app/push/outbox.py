@@ -73,6 +73,8 @@ class Claimed:
     invite_code: str
     game_version: int | None
     game_status: str | None
+    clock: str
+    """The table's turn clock ("slow": every turn is pushed, open tab or not)."""
 
 
 _CLAIM = """
@@ -85,11 +87,15 @@ WHERE id IN (
 RETURNING id
 """
 
+_ANY_DUE = text(
+    "SELECT 1 FROM push_outbox WHERE due <= :now AND (lease IS NULL OR lease < :now) LIMIT 1"
+)
+
 _DETAILS = text(
     """
 SELECT o.id, o.kind, o.version, o.params, o.attempts, s.id, s.endpoint, s.p256dh, s.auth,
        u.id, u.language, u.gender, r.id, r.slug, r.game_id, r.private, r.invite_code,
-       g.version, g.status
+       g.version, g.status, r.clock
 FROM push_outbox o
 JOIN push_subscriptions s ON s.id = o.subscription_id
 JOIN users u ON u.id = s.user_id
@@ -104,6 +110,10 @@ ORDER BY o.id
 async def claim(session: AsyncSession, now: float, lease: float, limit: int) -> list[Claimed]:
     """Claim up to `limit` due rows for `lease` seconds (committed at once, so another sender
     skips them until the lease runs out) and read what sending them needs."""
+    due = await session.execute(_ANY_DUE, {"now": now})
+    await session.commit()
+    if due.first() is None:  # the usual answer: a read, no write transaction
+        return []
     postgres = session.get_bind().dialect.name == "postgresql"
     claim_sql = text(_CLAIM.format(lock=" FOR UPDATE SKIP LOCKED" if postgres else ""))
     async with session.begin():

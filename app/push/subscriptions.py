@@ -7,12 +7,13 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.push.notices import KINDS
-from app.store.models import PushSubscription
+from app.store.models import Device, PushSubscription
 
 
 def events_text(events: Iterable[str]) -> str:
@@ -82,6 +83,32 @@ async def of_person(session: AsyncSession, user_id: int) -> list[PushSubscriptio
         .order_by(PushSubscription.id)
     )
     return list(rows.scalars())
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A subscription as the devices page shows it."""
+
+    id: int
+    agent: str
+    this: bool
+    enabled: bool
+    chosen: list[str]
+
+
+async def listed(session: AsyncSession, user_id: int, this: object) -> list[Listed]:
+    """The person's devices that get pushes (this one first), named by their browser."""
+    rows = await session.execute(
+        select(PushSubscription, Device.agent)
+        .outerjoin(Device, Device.id == PushSubscription.device_id)
+        .where(PushSubscription.user_id == user_id)
+        .order_by(PushSubscription.id)
+    )
+    found = [
+        Listed(s.id, agent or "", s.device_id == this, s.enabled, events_of(s.events))
+        for s, agent in rows.all()
+    ]
+    return sorted(found, key=lambda x: not x.this)
 
 
 async def choose(
