@@ -133,6 +133,7 @@ async def test_live_table_pushes_only_after_60_s_without_a_tab(
         got = (await push.wait(1))[0].payload
         assert got["kind"] == "turn" and kinds(push, to_bartek) == ["turn"]
         await ala.close()
+        await bartek.close()
     finally:
         await srv.stop()
 
@@ -173,6 +174,7 @@ async def test_a_device_gets_only_what_it_chose(
         await push.wait(1)
         assert kinds(push, laptop) == ["turn"] and kinds(push, phone) == []
         await ala.close()
+        await bartek.close()
     finally:
         await srv.stop()
 
