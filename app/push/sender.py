@@ -99,9 +99,18 @@ class Sender:
         """Claim and deliver one batch; True if there was anything to send."""
         async with self.sessions() as session:
             rows = await outbox.claim(session, self.now(), self.lease, self.batch)
-        if rows:
-            await asyncio.gather(*(self.deliver(row) for row in rows))
+        by_device: dict[int, list[Claimed]] = {}
+        for row in rows:
+            by_device.setdefault(row.subscription_id, []).append(row)
+        if by_device:
+            await asyncio.gather(*(self._deliver_in_order(group) for group in by_device.values()))
         return bool(rows)
+
+    async def _deliver_in_order(self, rows: list[Claimed]) -> None:
+        """One device's pushes, oldest first; none after the device turned out to be gone."""
+        for row in rows:
+            if await self.deliver(row) == "gone":
+                return
 
     def still_true(self, row: Claimed) -> bool:
         """A "your turn" push is worth sending only while the game is still at its version
@@ -114,27 +123,31 @@ class Sender:
             return True
         return not self.shown(row.slug, row.user_id)
 
-    async def deliver(self, row: Claimed) -> None:
-        """Send one claimed row and settle it."""
+    async def deliver(self, row: Claimed) -> str:
+        """Send one claimed row and settle it; says how: "sent", "stale", "gone" (the
+        subscription was removed), "dropped" or "later"."""
         if not self.still_true(row):
             async with self.sessions() as session:
                 await outbox.done(session, row.id)
-            return
+            return "stale"
         status, retry_after = await self._send(row)
         async with self.sessions() as session:
             if status is not None and 200 <= status < 300:
                 self.sent += 1
                 await outbox.done(session, row.id)
-            elif status in GONE:
+                return "sent"
+            if status in GONE:
                 log.info("push subscription gone", extra={"status": status})
                 await outbox.drop_subscription(session, row.subscription_id)
-            elif row.attempts >= self.max_attempts or (
+                return "gone"
+            if row.attempts >= self.max_attempts or (
                 status is not None and status < 500 and status != 429
             ):
                 log.warning("push dropped", extra={"status": status, "attempts": row.attempts})
                 await outbox.done(session, row.id)
-            else:
-                await outbox.later(session, row.id, self.now() + backoff(row.attempts, retry_after))
+                return "dropped"
+            await outbox.later(session, row.id, self.now() + backoff(row.attempts, retry_after))
+            return "later"
 
     async def _send(self, row: Claimed) -> tuple[int | None, float | None]:
         """POST the push; the push service's status (None: unreachable) and Retry-After."""
