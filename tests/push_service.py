@@ -82,6 +82,8 @@ class PushService:
     refused: list[str] = field(default_factory=list)
     """Why pushes were refused (a bad token, audience or body): tests assert it is empty."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set: held pushes are answered (503) and forgotten."""
 
     def subscribe(self) -> Subscription:
         token = secrets.token_urlsafe(12)
@@ -155,7 +157,8 @@ class PushService:
             return Response(status_code=400)
         if token in self.hold:
             self.changed.set()
-            await asyncio.sleep(3600)
+            await self.released.wait()
+            return Response(status_code=503)  # to a sender that is gone: never counted
         planned = self.answers[token]
         status = planned.popleft() if planned else 201
         if status == 201:
@@ -174,6 +177,7 @@ class Served:
     task: asyncio.Task[None]
 
     async def stop(self) -> None:
+        self.service.released.set()
         self.server.should_exit = True
         self.server.force_exit = True
         await asyncio.wait_for(self.task, 10)
