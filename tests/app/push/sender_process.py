@@ -23,7 +23,6 @@ async def main(url: str, data_dir: str, lease: float, batch: int) -> None:
         poll=0.05,
         batch=batch,
     )
-    print("ready", flush=True)
     await sender.run()
 
 
