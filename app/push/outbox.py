@@ -12,11 +12,39 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 import orjson
 from sqlalchemy import bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.push.notices import Notice
+
+_INSERT_AT_ONCE = """
+INSERT INTO push_outbox (subscription_id, kind, room_id, version, params, due, attempts, created)
+SELECT id, $1, $2, $3, $4::json, $5, 0, $5 FROM push_subscriptions
+WHERE user_id = $6 AND enabled AND events LIKE $7
+"""
+
+
+async def enqueue_at_once(conn: asyncpg.Connection, notices: Iterable[Notice]) -> None:
+    """`enqueue` on an asyncpg connection (PostgreSQL), in the transaction the caller holds
+    for the move (no SQLAlchemy in the move's path)."""
+    await conn.executemany(
+        _INSERT_AT_ONCE,
+        [
+            (
+                n.kind,
+                n.room_id,
+                n.version,
+                orjson.dumps(n.params).decode(),
+                n.due,
+                n.user_id,
+                f"%,{n.kind},%",
+            )
+            for n in notices
+        ],
+    )
+
 
 _ENQUEUE = text(
     """
@@ -87,6 +115,10 @@ WHERE id IN (
 RETURNING id
 """
 
+_DONE = text("DELETE FROM push_outbox WHERE id IN :ids").bindparams(
+    bindparam("ids", expanding=True)
+)
+
 _ANY_DUE = text(
     "SELECT 1 FROM push_outbox WHERE due <= :now AND (lease IS NULL OR lease < :now) LIMIT 1"
 )
@@ -136,10 +168,10 @@ async def claim(session: AsyncSession, now: float, lease: float, limit: int) -> 
     return out
 
 
-async def done(session: AsyncSession, row_id: int) -> None:
-    """The push was delivered (or is no longer worth sending): the row goes."""
+async def done(session: AsyncSession, *row_ids: int) -> None:
+    """The pushes were delivered (or are no longer worth sending): their rows go."""
     async with session.begin():
-        await session.execute(text("DELETE FROM push_outbox WHERE id = :id"), {"id": row_id})
+        await session.execute(_DONE, {"ids": list(row_ids)})
 
 
 async def later(session: AsyncSession, row_id: int, due: float) -> None:

@@ -96,21 +96,31 @@ class Sender:
             await self._http.close()
 
     async def round(self) -> bool:
-        """Claim and deliver one batch; True if there was anything to send."""
+        """Claim and deliver one batch; True if there was anything to send. The rows done
+        with (delivered, stale, dropped) go in one statement at the end of the round."""
         async with self.sessions() as session:
             rows = await outbox.claim(session, self.now(), self.lease, self.batch)
         by_device: dict[int, list[Claimed]] = {}
         for row in rows:
             by_device.setdefault(row.subscription_id, []).append(row)
+        finished: list[int] = []
         if by_device:
-            await asyncio.gather(*(self._deliver_in_order(group) for group in by_device.values()))
+            await asyncio.gather(
+                *(self._deliver_in_order(group, finished) for group in by_device.values())
+            )
+        if finished:
+            async with self.sessions() as session:
+                await outbox.done(session, *finished)
         return bool(rows)
 
-    async def _deliver_in_order(self, rows: list[Claimed]) -> None:
+    async def _deliver_in_order(self, rows: list[Claimed], finished: list[int]) -> None:
         """One device's pushes, oldest first; none after the device turned out to be gone."""
         for row in rows:
-            if await self.deliver(row) == "gone":
+            outcome = await self.deliver(row)
+            if outcome == "gone":
                 return
+            if outcome != "later":
+                finished.append(row.id)
 
     def still_true(self, row: Claimed) -> bool:
         """A "your turn" push is worth sending only while the game is still at its version
@@ -124,30 +134,29 @@ class Sender:
         return not self.shown(row.slug, row.user_id)
 
     async def deliver(self, row: Claimed) -> str:
-        """Send one claimed row and settle it; says how: "sent", "stale", "gone" (the
-        subscription was removed), "dropped" or "later"."""
+        """Send one claimed row; says how it went: "sent", "stale" (not sent: no longer
+        true), "dropped" (refused, or the last attempt failed) — the caller deletes these
+        rows —, "gone" (the subscription and its rows were removed here) or "later" (to be
+        tried again after the back-off, set here)."""
         if not self.still_true(row):
-            async with self.sessions() as session:
-                await outbox.done(session, row.id)
             return "stale"
         status, retry_after = await self._send(row)
-        async with self.sessions() as session:
-            if status is not None and 200 <= status < 300:
-                self.sent += 1
-                await outbox.done(session, row.id)
-                return "sent"
-            if status in GONE:
-                log.info("push subscription gone", extra={"status": status})
+        if status is not None and 200 <= status < 300:
+            self.sent += 1
+            return "sent"
+        if status in GONE:
+            log.info("push subscription gone", extra={"status": status})
+            async with self.sessions() as session:
                 await outbox.drop_subscription(session, row.subscription_id)
-                return "gone"
-            if row.attempts >= self.max_attempts or (
-                status is not None and status < 500 and status != 429
-            ):
-                log.warning("push dropped", extra={"status": status, "attempts": row.attempts})
-                await outbox.done(session, row.id)
-                return "dropped"
+            return "gone"
+        if row.attempts >= self.max_attempts or (
+            status is not None and status < 500 and status != 429
+        ):
+            log.warning("push dropped", extra={"status": status, "attempts": row.attempts})
+            return "dropped"
+        async with self.sessions() as session:
             await outbox.later(session, row.id, self.now() + backoff(row.attempts, retry_after))
-            return "later"
+        return "later"
 
     async def _send(self, row: Claimed) -> tuple[int | None, float | None]:
         """POST the push; the push service's status (None: unreachable) and Retry-After."""
