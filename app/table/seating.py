@@ -235,10 +235,16 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
-        others = [i.user_id for i in table.seats.values() if i.user_id not in (None, user_id)]
+        # Pushes: "started" to the others; at a slow table also "your turn" to whoever of
+        # them acts first.
+        others = {s: i.user_id for s, i in table.seats.items() if i.user_id not in (None, user_id)}
+        first = [s for s in acting if s in others] if table.clock_spec == "slow" else []
         await table.runtime.push.write(
             table.sessions,
-            (Notice(u, "start", table.id, 0, now) for u in others if u is not None),
+            [
+                *(Notice(u, "start", table.id, 0, now) for u in others.values() if u is not None),
+                *(Notice(u, "turn", table.id, 0, now) for s in first if (u := others[s])),
+            ],
             now,
         )
 
