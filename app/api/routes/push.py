@@ -4,6 +4,7 @@ service worker makes before it shows "your turn" (is it still true?)."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -43,6 +44,28 @@ class Unsubscribe(BaseModel):
     endpoint: str = Field(max_length=1000)
 
 
+def _public_endpoint(endpoint: str, insecure: bool) -> bool:
+    """A push service's address the server may post to: https, and not this machine or a
+    private network (the server must not be made to post inside it); `insecure` (tests, a
+    local push service): any http or https address."""
+    try:
+        url = urlsplit(endpoint)
+        host = url.hostname
+    except ValueError:
+        return False
+    if not host or url.scheme not in ("https", "http"):
+        return False
+    if insecure:
+        return True
+    if url.scheme != "https" or host == "localhost" or host.endswith(".localhost"):
+        return False
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a name: push services are public hosts
+    return ip.is_global
+
+
 def _on(settings: SettingsDep) -> None:
     if not settings.push:
         raise Refusal("push_off", N_("Notifications are turned off on this server."), 404)
@@ -66,10 +89,7 @@ async def subscribe(
 ) -> dict[str, Any]:
     """This device gets pushes (its subscription replaces any earlier one of its browser)."""
     _on(settings)
-    url = urlsplit(body.endpoint)
-    if url.scheme != "https" and not (settings.push_insecure_endpoints and url.scheme == "http"):
-        raise Refusal("bad_endpoint", N_("A push subscription needs an https address."), 422)
-    if not url.hostname:
+    if not _public_endpoint(body.endpoint, settings.push_insecure_endpoints):
         raise Refusal("bad_endpoint", N_("A push subscription needs an https address."), 422)
     if not subscriptions.valid_keys(body.keys.p256dh, body.keys.auth):
         raise Refusal("bad_keys", N_("The push subscription's keys are not valid."), 422)
