@@ -104,6 +104,7 @@ async def test_a_push_reaches_the_worker_in_polish(
         assert await page.locator("#notifications").inner_text() == "Powiadomienia"
         assert await page.locator("li.push-device").count() == 1
         await h.phone_shot(page, "push_devices_pl")
+        assert await h.serious_a11y_violations(page) == []
         laptop = await web.again(page, "/devices", viewport=h.LAPTOP, locale="pl-PL")
         await h.shot(laptop, "push_devices_pl_laptop")
         await laptop.context.close()
