@@ -139,7 +139,7 @@ class Moves(Collaborator):
         table = self.table
         humans = {s: i.user_id for s, i in table.seats.items() if i.user_id is not None}
         playing = {s: u for s, u in humans.items() if table.seats[s].control is None}
-        fresh = move.changed & move.acting
+        fresh = (move.changed & move.acting) - {move.seat}  # the actor's own page shows it
         spec = clocks.CLOCKS.get(table.clock_spec)
         return tuple(
             notices.after_move(

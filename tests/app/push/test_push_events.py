@@ -96,6 +96,33 @@ async def test_each_event_reaches_its_person(
         await srv.stop()
 
 
+async def test_a_slow_game_starts_with_the_first_turn_pushed(
+    db_url: str, tmp_path: Path, push: PushService
+) -> None:
+    """Incan Gold: everyone decides at once, so the start is also the others' first turn."""
+    srv = await start_server(db_url, tmp_path, **PUSH)
+    try:
+        people = [await Player(srv.url, srv.ws_url).login(n) for n in ("Ala", "Bartek", "Celina")]
+        r = await people[0].http.post(
+            "/api/tables", json={"game": "incan_gold", "seats": 3, "clock": "slow"}
+        )
+        slug = r.json()["slug"]
+        for p in people[1:]:
+            (await p.http.post(f"/api/tables/{slug}/join")).raise_for_status()
+        subs = [await subscribe(p, push) for p in people]
+        (await people[0].http.post(f"/api/tables/{slug}/start")).raise_for_status()
+        await push.wait(4)
+        await asyncio.sleep(0.3)
+        assert kinds(push, subs[0]) == []  # the host started it
+        for sub in subs[1:]:
+            assert sorted(kinds(push, sub)) == ["start", "turn"]
+            assert {r.payload["version"] for r in push.of(sub)} == {0}
+        for p in people:
+            await p.close()
+    finally:
+        await srv.stop()
+
+
 async def test_a_polish_person_reads_polish(db_url: str, tmp_path: Path, push: PushService) -> None:
     srv = await start_server(db_url, tmp_path, **PUSH)
     try:
