@@ -35,6 +35,7 @@ def start_sender(
         poll=settings.push_poll,
         now=runtime.now,
         shown=shown,
+        counted=lambda outcome: runtime.metrics.pushes.labels(outcome).inc(),
     )
     runtime.push.turn_on(sender.wake)
     return asyncio.create_task(sender.run(), name="push-sender")

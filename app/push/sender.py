@@ -54,6 +54,7 @@ class Sender:
         timeout: float = 10.0,
         now: Callable[[], float] = time.time,
         shown: Callable[[str, int], bool] | None = None,
+        counted: Callable[[str], None] = lambda outcome: None,
     ) -> None:
         self.sessions = sessions
         self.key = key
@@ -67,6 +68,8 @@ class Sender:
         self.shown = shown
         """(table slug, person id) → a tab of that person shows that table now in this process
         (a "your turn" push due meanwhile is then not sent)."""
+        self.counted = counted
+        """Told each settled row's outcome (the `stolik_pushes` metric)."""
         self._wake = asyncio.Event()
         self._http: aiohttp.ClientSession | None = None
         self.sent = 0
@@ -117,6 +120,7 @@ class Sender:
         """One device's pushes, oldest first; none after the device turned out to be gone."""
         for row in rows:
             outcome = await self.deliver(row)
+            self.counted(outcome)
             if outcome == "gone":
                 return
             if outcome != "later":

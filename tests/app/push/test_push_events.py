@@ -47,7 +47,7 @@ def kinds(push: PushService, sub: Any) -> list[str]:
 async def test_each_event_reaches_its_person(
     db_url: str, tmp_path: Path, push: PushService
 ) -> None:
-    srv = await start_server(db_url, tmp_path, **PUSH)
+    srv = await start_server(db_url, tmp_path, metrics_token="m", **PUSH)
     try:
         ala, bartek, slug = await two_at_a_table(srv, "slow")
         await bartek.connect(slug)
@@ -90,6 +90,8 @@ async def test_each_event_reaches_its_person(
             assert got.headers["topic"] == got.payload["tag"] == f"stolik-{got.payload['table']}"
             assert got.claims["aud"] == push.url
         assert push.refused == []
+        metrics = await ala.http.get("/metrics", headers={"Authorization": "Bearer m"})
+        assert 'stolik_pushes_total{outcome="sent"} 5.0' in metrics.text
         await ala.close()
         await bartek.close()
     finally:
