@@ -1,4 +1,5 @@
-"""Real browser: Web Push (issue 34, part 2). A Polish person's device is subscribed at the
+"""Real browser: Web Push (issue 34, part 2). The devices page asks for the notification
+permission only after a click on "Turn on" (never on load). A Polish person's device is subscribed at the
 local push service; the opponent's move makes the server push "your turn", which the push
 service decrypts, and Chromium's DevTools protocol delivers that very payload to the page's
 service worker (ServiceWorker.deliverPushMessage): the worker shows a notification with the
@@ -142,3 +143,42 @@ async def test_a_push_reaches_the_worker_in_polish(
     finally:
         await ala.close()
         await bartek.close()
+
+
+COUNT_PROMPTS = """(() => {
+  window.__prompts = 0;
+  if (!("Notification" in window)) return;
+  const ask = Notification.requestPermission.bind(Notification);
+  Notification.requestPermission = function () { window.__prompts += 1; return ask(); };
+})();"""
+"""Counts the page's permission prompts (installed before any page script runs)."""
+
+
+async def test_the_permission_is_asked_only_after_the_click(
+    browser: Browser, push_server: tuple[Server, PushService]
+) -> None:
+    srv, _push = push_server
+    ala = await Player(srv.url, srv.ws_url).login("Ala")
+    try:
+        context = await browser.new_context(viewport=h.PHONE)
+        await context.add_init_script(COUNT_PROMPTS)
+        cookie = ala.http.cookies.get("stolik")
+        assert cookie
+        await context.add_cookies([{"name": "stolik", "value": cookie, "url": srv.url}])
+        page = await context.new_page()
+        await page.goto(srv.url + "/devices")
+        await h.settled(page)
+        await page.wait_for_selector("#push-enable:not([hidden])")
+        await asyncio.sleep(0.5)
+        assert await page.evaluate("window.__prompts") == 0  # none on load
+        await page.click("#push-enable")
+        await page.wait_for_function("() => window.__prompts === 1")
+        # Not granted (headless: the prompt is dismissed): the page says why, nothing else.
+        status = page.locator("#push-status")
+        await page.wait_for_function(
+            "() => document.getElementById('push-status').textContent !== ''"
+        )
+        assert "blocked" in await status.inner_text() or "could not" in await status.inner_text()
+        await context.close()
+    finally:
+        await ala.close()
