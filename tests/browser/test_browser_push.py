@@ -1,11 +1,13 @@
 """Real browser: Web Push (issue 34, part 2). The devices page asks for the notification
-permission only after a click on "Turn on" (never on load). A Polish person's device is subscribed at the
-local push service; the opponent's move makes the server push "your turn", which the push
-service decrypts, and Chromium's DevTools protocol delivers that very payload to the page's
-service worker (ServiceWorker.deliverPushMessage): the worker shows a notification with the
-Polish title and the table's link, tagged per table; a second push of the table replaces it;
-a push no longer true (the person has moved) is not shown and takes the old one away. The
-devices page's notification settings at phone size: artifacts/screenshots/push_*.png."""
+permission only after a click on "Turn on" (never on load). A Polish person's device is
+subscribed at the local push service; the opponent's move makes the server push "your turn",
+which the push service decrypts, and Chromium's DevTools protocol delivers that very payload to
+the page's service worker (ServiceWorker.deliverPushMessage): the worker shows a notification
+with the Polish title and the table's link, tagged per table; a second push of the table
+replaces it; a push no longer true (the person has moved) is not shown and takes the old one
+away. (A click on a notification cannot be made through DevTools, so the click handler — focus
+the table's tab or open it — is not driven here.) The devices page's notification settings at
+phone and laptop size: artifacts/screenshots/push_*.png."""
 
 from __future__ import annotations
 
