@@ -53,15 +53,14 @@ def after_move(
     offline_for: Mapping[int, float | None],
     now: float,
     ranks: Mapping[int, int] | None,
-    bank_crossed: Iterable[int] = (),
 ) -> list[Notice]:
     """The notices of a committed move that made `version`.
 
     `people`: seat → person id of the seats a person plays (not bots, not handed to a bot);
     `acting_now`: seats whose new decision starts with this version; `slow`: the table is on
     the slow clock (every turn is pushed); `offline_for`: seconds since a seat last had an
-    open tab of the table (None: one is open now); `ranks`: the places when the game ended;
-    `bank_crossed`: seats whose bank fell below a quarter with this move."""
+    open tab of the table (None: one is open now); `ranks`: the places when the game ended.
+    (A bank running low is noticed by the clock's tick: `Bots.tick`.)"""
     if ranks is not None:
         return [
             Notice(user, "over", room_id, version, now, {"place": ranks.get(seat, 0)})
@@ -80,18 +79,4 @@ def after_move(
             continue  # a tab of the table is open: the page itself tells them
         due = now + max(0.0, SHOWN_RECENTLY - away)
         notices.append(Notice(user, "turn", room_id, version, due))
-    for seat in bank_crossed:
-        if seat in people:
-            notices.append(Notice(people[seat], "bank", room_id, version, now))
     return notices
-
-
-def bank_crossed(
-    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None, full: float
-) -> list[int]:
-    """Seats whose clock bank went from at least a quarter of `full` to below it."""
-    if not before or not after or full <= 0:
-        return []
-    quarter = full / 4
-    old, new = before.get("banks", {}), after.get("banks", {})
-    return [int(k) for k, v in new.items() if v < quarter <= old.get(k, 0.0)]

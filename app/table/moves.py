@@ -135,12 +135,12 @@ class Moves(Collaborator):
 
     def _pushes(self, game: GameLive, move: Committed) -> tuple[notices.Notice, ...]:
         """The Web Push notices of a move about to be stored (written in its transaction):
-        whose turn starts, the places when the game ends, a bank fallen below a quarter."""
+        whose turn starts, the places when the game ends. (A bank running low is told by the
+        clock's tick, while the person decides: `Bots.tick`.)"""
         table = self.table
         humans = {s: i.user_id for s, i in table.seats.items() if i.user_id is not None}
         playing = {s: u for s, u in humans.items() if table.seats[s].control is None}
         fresh = (move.changed & move.acting) - {move.seat}  # the actor's own page shows it
-        spec = clocks.CLOCKS.get(table.clock_spec)
         return tuple(
             notices.after_move(
                 room_id=table.id,
@@ -151,9 +151,6 @@ class Moves(Collaborator):
                 offline_for={s: table.presence.offline_for(s) for s in fresh},
                 now=table.runtime.now(),
                 ranks=move.outcome.ranks if move.outcome is not None else None,
-                bank_crossed=notices.bank_crossed(
-                    game.clock, move.clock, spec.bank if spec is not None else 0.0
-                ),
             )
         )
 

@@ -11,7 +11,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from app.push.notices import after_move, bank_crossed
+from app.clocks import banks_running_low
+from app.push.notices import after_move
 from tests.app.push.conftest import subscribe
 from tests.clients import Player
 from tests.conftest import FakeClock, Server, start_server
@@ -208,23 +209,7 @@ async def test_a_device_gets_only_what_it_chose(
         await srv.stop()
 
 
-def test_bank_below_a_quarter_is_noticed_once() -> None:
-    before = {"banks": {"0": 100.0, "1": 25.0}}
-    after = {"banks": {"0": 20.0, "1": 10.0}}
-    assert bank_crossed(before, after, 120.0) == [0]  # seat 1 was below already
-    assert bank_crossed(before, after, 0.0) == []  # the slow clock has no bank
-    notices = after_move(
-        room_id=1,
-        version=5,
-        people={0: 10, 1: 11},
-        acting_now=[1],
-        slow=False,
-        offline_for={1: None},
-        now=100.0,
-        ranks=None,
-        bank_crossed=[0],
-    )
-    assert [(n.user_id, n.kind) for n in notices] == [(10, "bank")]
+def test_game_over_tells_each_person_their_place() -> None:
     over = after_move(
         room_id=1,
         version=6,
@@ -235,7 +220,39 @@ def test_bank_below_a_quarter_is_noticed_once() -> None:
         now=100.0,
         ranks={0: 2, 1: 1},
     )
-    assert {(n.user_id, n.kind, n.params["place"]) for n in over} == {
-        (10, "over", 2),
-        (11, "over", 1),
-    }
+    got = {(n.user_id, n.kind, n.params["place"]) for n in over}
+    assert got == {(10, "over", 2), (11, "over", 1)}
+
+
+def test_a_bank_running_low_is_seen_while_the_clock_runs() -> None:
+    # Normal: 90 s per decision + a 600 s bank; a quarter is 150 s.
+    clock = {"spec": "normal", "banks": {"0": 600.0, "1": 100.0}, "started": {"0": 0.0, "1": 0.0}}
+    assert banks_running_low(clock, 90 + 449) == []
+    assert banks_running_low(clock, 90 + 451) == [(0, 0.0)]  # seat 1 was low before it began
+    assert banks_running_low({**clock, "spec": "slow"}, 10**6) == []  # no bank
+
+
+async def test_extra_time_below_a_quarter_is_pushed_once(
+    db_url: str, tmp_path: Path, push: PushService
+) -> None:
+    clock = FakeClock()
+    srv = await start_server(db_url, tmp_path, now=clock, clock_tick=0.05, **PUSH)
+    try:
+        ala, bartek, slug = await two_at_a_table(srv, "fast")  # 30 s + a 180 s bank
+        await bartek.connect(slug)
+        to_ala = await subscribe(ala, push, ["bank"])
+        (await ala.http.post(f"/api/tables/{slug}/start")).raise_for_status()
+        await ala.wait_version(0)
+        clock.advance(30 + 134)  # 46 s of the bank left: not yet
+        await asyncio.sleep(0.5)
+        assert push.received == []
+        clock.advance(2)  # 44 s left: below a quarter (45 s)
+        got = (await push.wait(1))[0].payload
+        assert got["kind"] == "bank" and got["title"] == "Your time is running out: High Card"
+        clock.advance(5)
+        await asyncio.sleep(0.5)
+        assert kinds(push, to_ala) == ["bank"]  # once per decision
+        await ala.close()
+        await bartek.close()
+    finally:
+        await srv.stop()
