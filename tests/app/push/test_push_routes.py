@@ -104,6 +104,24 @@ async def test_choices_and_switch_are_the_persons_own(
         await srv.stop()
 
 
+async def test_a_signed_out_device_gets_no_more_pushes(
+    db_url: str, tmp_path: Path, push: PushService
+) -> None:
+    srv = await start_server(db_url, tmp_path, push_insecure_endpoints=True)
+    ala = await Player(srv.url, srv.ws_url).login("Ala")
+    try:
+        await subscribe(ala, push)
+        page = (await ala.http.get("/devices")).text
+        device = page.split('action="/devices/', 1)[1].split("/signout", 1)[0]
+        assert await stored(srv) == 1
+        r = await ala.http.post(f"/devices/{device}/signout")
+        assert r.status_code == 303
+        assert await stored(srv) == 0
+    finally:
+        await ala.close()
+        await srv.stop()
+
+
 async def test_push_off_offers_nothing(db_url: str, tmp_path: Path) -> None:
     srv = await start_server(db_url, tmp_path, push=False)
     ala = await Player(srv.url, srv.ws_url).login("Ala")
