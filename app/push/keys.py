@@ -4,6 +4,8 @@ by the PUSH_VAPID_KEY setting), never committed. Browsers subscribe with its pub
 from __future__ import annotations
 
 import base64
+import contextlib
+import os
 from functools import cache
 from pathlib import Path
 
@@ -24,8 +26,14 @@ def load_or_create(data_dir: Path, given: str = "") -> Vapid02:
         data_dir.mkdir(parents=True, exist_ok=True)
         key = Vapid02()
         key.generate_keys()
-        key.save_key(str(path))
-        path.chmod(0o600)
+        draft = data_dir / f".vapid_private.{os.getpid()}.pem"
+        key.save_key(str(draft))
+        draft.chmod(0o600)
+        # Processes sharing the directory may start together: the first link wins, and
+        # every one of them reads the winner's key (a subscription is bound to one key).
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+        draft.unlink()
     return Vapid02.from_file(str(path))
 
 
