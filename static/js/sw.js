@@ -105,7 +105,9 @@ self.addEventListener("push", function (event) {
   let data = null;
   try { data = event.data ? event.data.json() : null; } catch (e) { data = null; }
   if (!data || !data.title) return;
-  event.waitUntil(stillTrue(data).then(function (current) {
+  // The app badge (the correspondence dashboard's count), where the worker keeps one.
+  const badge = typeof refreshBadge === "function" ? refreshBadge() : Promise.resolve();
+  event.waitUntil(Promise.all([badge, stillTrue(data).then(function (current) {
     if (!current) {
       return self.registration.getNotifications({ tag: data.tag }).then(function (shown) {
         shown.forEach(function (n) { n.close(); });
@@ -120,7 +122,7 @@ self.addEventListener("push", function (event) {
       badge: "/static/icons/icon-192.png",
       data: { url: data.url, table: data.table, version: data.version },
     });
-  }));
+  })]));
 });
 
 self.addEventListener("notificationclick", function (event) {
