@@ -25,7 +25,7 @@ from app import i18n, logs, memory
 from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
-from app.api.routes import api, bot_api, bot_pages, devices, history, nights, pages, pwa, ws
+from app.api.routes import api, bot_api, bot_pages, devices, history, nights, pages, push, pwa, ws
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
 from app.guard import ActBudgets, Guard, RateBudgets
@@ -33,6 +33,7 @@ from app.history import Replays
 from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
+from app.push.run import start_sender
 from app.realtime.bus import make_bus
 from app.realtime.connection import SendWatch
 from app.store.engine import make_engine, make_session_factory
@@ -80,11 +81,16 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         await bus.start(tables.follow)
         await tables.resume()
         ticker = asyncio.create_task(tables.run_ticker(settings.clock_tick))
+        sender = None
+        if settings.push:
+            sender = start_sender(settings, app.state.sessions, tables, runtime)
         memory.tune_gc()
         yield
-        ticker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await ticker
+        for task in (ticker, sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await tables.shutdown()
         await bus.stop()
         await tables.store.close()
@@ -126,6 +132,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(history.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)
+    app.include_router(push.router)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:

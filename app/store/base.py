@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push.notices import Notice
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room, User
 from app.store.moves import MoveRecord
@@ -47,6 +48,8 @@ class MoveWrite:
     result: dict[str, Any] | None = None
     notes: list[Event] = field(default_factory=list)
     away: bool = False
+    pushes: tuple[Notice, ...] = ()
+    """Web Push notices the move causes: their outbox rows are written in its transaction."""
 
 
 @dataclass(frozen=True)

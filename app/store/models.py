@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -271,3 +272,41 @@ class BotAccount(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[float] = mapped_column(Float)
     revoked: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class PushSubscription(Base):
+    """A device's Web Push subscription (RFC 8030/8291): where to send and with which keys,
+    and which events its person chose for it (`events`: ",turn,over," …; see app/push)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    device_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(64))
+    events: Mapped[str] = mapped_column(String(100))
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class PushOutbox(Base):
+    """A push waiting to go to one subscription, written in the transaction of the change
+    that caused it. A sender claims it for `lease` (epoch seconds); an expired lease is
+    claimed again, so a process killed mid-send loses nothing."""
+
+    __tablename__ = "push_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    subscription_id: Mapped[int] = mapped_column(
+        ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    due: Mapped[float] = mapped_column(Float, index=True)
+    lease: Mapped[float | None] = mapped_column(Float, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[float] = mapped_column(Float)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import secrets
 
 import asyncpg
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store import bots
 from app.store.models import (
     Device,
     DeviceLink,
+    PushSubscription,
     User,
     utcnow,
 )
@@ -95,7 +96,10 @@ async def revoke_devices(
     if keep is not None:
         query = query.where(Device.id != keep)
     result = await session.execute(query.values(revoked=now).returning(Device.id))
-    return sorted(result.scalars())
+    gone = sorted(result.scalars())
+    if gone:  # a signed-out browser gets no more pushes for the person (nor their rows)
+        await session.execute(delete(PushSubscription).where(PushSubscription.device_id.in_(gone)))
+    return gone
 
 
 async def revoked_among(session: AsyncSession, device_ids: list[str]) -> list[str]:

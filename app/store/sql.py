@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push import outbox
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated
 from app.store.engine import SessionFactory
@@ -130,6 +131,8 @@ class SqlStore:
                 await tables.set_control(session, room_id, move.seat, "away")
             if write.result is not None:
                 await tables.set_table(session, room_id, status="finished")
+            if write.pushes:
+                await outbox.enqueue(session, write.pushes)
 
     # ---- people
 

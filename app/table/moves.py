@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from app import clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.push import notices
 from app.realtime.protocol import Act
 from app.store.base import Conflict, MoveWrite
 from app.store.moves import MoveRecord
@@ -97,11 +98,12 @@ class Moves(Collaborator):
             clock=move.clock,
             chain=move.chain,
         )
+        pushes = self._pushes(game, move) if table.runtime.push.enabled else ()
         started = time.perf_counter()
         try:
             with refused_while_down():  # nothing written: the move is refused, "try again"
                 await table.store.record_move(
-                    MoveWrite(table.id, record, result, move.notes, move.away)
+                    MoveWrite(table.id, record, result, move.notes, move.away, pushes)
                 )
             ok = True
         except Conflict:
@@ -123,11 +125,34 @@ class Moves(Collaborator):
                     "timed_out": timed_out,
                 },
             )
+        if pushes:
+            table.runtime.push.wake()
         # Committed: only now does the new version become visible to anyone.
         table.leading = True
         table.follower.publish_move(move, game.db_id, new_version)
         self.advance(move)
         return game.version
+
+    def _pushes(self, game: GameLive, move: Committed) -> tuple[notices.Notice, ...]:
+        """The Web Push notices of a move about to be stored (written in its transaction):
+        whose turn starts, the places when the game ends. (A bank running low is told by the
+        clock's tick, while the person decides: `Bots.tick`.)"""
+        table = self.table
+        humans = {s: i.user_id for s, i in table.seats.items() if i.user_id is not None}
+        playing = {s: u for s, u in humans.items() if table.seats[s].control is None}
+        fresh = (move.changed & move.acting) - {move.seat}  # the actor's own page shows it
+        return tuple(
+            notices.after_move(
+                room_id=table.id,
+                version=game.version + 1,
+                people=humans if move.outcome is not None else playing,
+                acting_now=fresh,
+                slow=table.clock_spec == "slow",
+                offline_for={s: table.presence.offline_for(s) for s in fresh},
+                now=table.runtime.now(),
+                ranks=move.outcome.ranks if move.outcome is not None else None,
+            )
+        )
 
     def _committed(
         self, game: GameLive, seat: Seat, action: Any, step: Step[Any], timed_out: bool

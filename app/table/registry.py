@@ -51,6 +51,10 @@ class Tables:
         self._gone: set[str] = set()
         self.runtime.metrics.watch(self.sample)
 
+    def loaded(self, slug: str) -> Table | None:
+        """The table of a room if this process has it in memory now (nothing loaded)."""
+        return self._tables.get(slug)
+
     async def get(self, slug: str) -> Table | None:
         """The table of a room, or None if no such room exists."""
         table = self._tables.get(slug)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.push.notices import Notice
 from app.store import games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -245,6 +246,18 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
+        # Pushes: "started" to the others; at a slow table also "your turn" to whoever of
+        # them acts first.
+        others = {s: i.user_id for s, i in table.seats.items() if i.user_id not in (None, user_id)}
+        first = [s for s in acting if s in others] if table.clock_spec == "slow" else []
+        await table.runtime.push.write(
+            table.sessions,
+            [
+                *(Notice(u, "start", table.id, 0, now) for u in others.values() if u is not None),
+                *(Notice(u, "turn", table.id, 0, now) for s in first if (u := others[s])),
+            ],
+            now,
+        )
 
     @judged_again
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
