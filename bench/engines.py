@@ -92,8 +92,7 @@ def positions(engine: AnyEngine, count: int) -> list[tuple[Any, int]]:
         picks = [
             (s, min(engine.to_act(s)))
             for s in states
-            if engine.outcome(s) is None
-            and len(engine.legal_actions(s, min(engine.to_act(s)))) > 1
+            if engine.outcome(s) is None and len(engine.legal_actions(s, min(engine.to_act(s)))) > 1
         ]
         if picks:
             stride = max(1, len(picks) // 3)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from types import UnionType
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -171,11 +172,21 @@ def copy_state(model: M) -> M:
 
     States hold lists, dicts, pydantic models and immutable values (ints, strings, tuples,
     frozen dataclasses such as cards), so new containers all the way down are enough; frozen
-    models are shared. The shared invariants check, for every engine, that the copy shares no
-    mutable container with the original (`check_copy_is_independent`).
+    models are shared. Each model class gets a copier compiled once from its field annotations
+    (`_compile_copier`: a `list[int]` field is one `list(...)`, a nested model its own copier),
+    falling back to the generic `_copy_value` where an annotation says too little (`Any`). The
+    shared invariants check, for every engine, that the copy shares no mutable container with
+    the original (`check_copy_is_independent`).
     """
-    if model.model_config.get("frozen"):
-        return model
+    kind = type(model)
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _COPIERS[kind] = _compile_copier(kind)
+    return copier(model)  # type: ignore[no-any-return]
+
+
+def _copy_generic(model: Any) -> Any:
+    """The copy of a model whose fields the compiled copier cannot vouch for."""
     data = {name: _copy_value(value) for name, value in model.__dict__.items()}
     new = type(model).__new__(type(model))
     object.__setattr__(new, "__dict__", data)
@@ -183,6 +194,90 @@ def copy_state(model: M) -> M:
     object.__setattr__(new, "__pydantic_extra__", None)
     object.__setattr__(new, "__pydantic_private__", None)
     return new
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+"""The compiled copier of every model class met so far."""
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+def _field_copier(annotation: Any) -> tuple[str, Callable[[Any], Any] | None]:
+    """How to copy a value of this annotation: ("share"), ("flat") for a list of immutable
+    values, ("call", f) otherwise (f the copier; `_copy_value` when the annotation is vague)."""
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if annotation in (int, str, bool, float, type(None)) or origin in (Literal, tuple, frozenset):
+        return ("share", None)
+    if origin in (Union, UnionType):
+        parts = [_field_copier(a) for a in args if a is not type(None)]
+        if all(p[0] == "share" for p in parts):
+            return ("share", None)
+        if len(parts) == 1:
+            inner = _as_function(parts[0])
+            return ("call", lambda v: None if v is None else inner(v))
+        return ("call", _copy_value)
+    if origin is list and len(args) == 1:
+        item = _field_copier(args[0])
+        if item[0] == "share":
+            return ("flat", None)
+        inner = _as_function(item)
+        return ("call", lambda v: [inner(x) for x in v])
+    if origin is dict and len(args) == 2 and _field_copier(args[1])[0] == "share":
+        return ("call", dict)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation.model_config.get("frozen"):
+            return ("share", None)
+        return ("call", copy_state)
+    params = getattr(annotation, "__dataclass_params__", None)
+    if isinstance(annotation, type) and params is not None and params.frozen:
+        return ("share", None)
+    return ("call", _copy_value)
+
+
+def _as_function(how: tuple[str, Callable[[Any], Any] | None]) -> Callable[[Any], Any]:
+    kind, fn = how
+    if kind == "share":
+        return _share
+    if kind == "flat":
+        return list
+    assert fn is not None
+    return fn
+
+
+def _compile_copier(kind: type[BaseModel]) -> Callable[[Any], Any]:
+    """A function that copies a model of class `kind` field by field (see `copy_state`)."""
+    if kind.model_config.get("frozen"):
+        return _share
+    names = list(kind.model_fields)
+    env: dict[str, Any] = {"kind": kind, "setattr": object.__setattr__, "generic": _copy_generic}
+    parts = []
+    for i, name in enumerate(names):
+        how, fn = _field_copier(kind.model_fields[name].annotation)
+        if how == "share":
+            parts.append(f"{name!r}: d[{name!r}]")
+        elif how == "flat":
+            parts.append(f"{name!r}: d[{name!r}][:]")
+        else:
+            env[f"f{i}"] = fn
+            parts.append(f"{name!r}: f{i}(d[{name!r}])")
+    source = (
+        "def copy(model):\n"
+        "    d = model.__dict__\n"
+        f"    if len(d) != {len(names)} or type(model) is not kind:\n"
+        "        return generic(model)\n"
+        "    new = kind.__new__(kind)\n"
+        f"    setattr(new, '__dict__', {{{', '.join(parts)}}})\n"
+        "    setattr(new, '__pydantic_fields_set__', set(model.__pydantic_fields_set__))\n"
+        "    setattr(new, '__pydantic_extra__', None)\n"
+        "    setattr(new, '__pydantic_private__', None)\n"
+        "    return new\n"
+    )
+    exec(source, env)  # compiled from the model's own field names only
+    copier: Callable[[Any], Any] = env["copy"]
+    return copier
 
 
 # --------------------------------------------------------------------------------------------
@@ -510,9 +605,32 @@ class Step(Generic[S]):
 
 
 class ActionModel(BaseModel):
-    """The base of every game's action models: unknown fields are refused, values immutable."""
+    """The base of every game's action models: unknown fields are refused, values immutable.
+
+    Equality is pydantic's (same class, equal fields), checked directly: `apply` looks an
+    action up among the legal ones at every step of every bot playout.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BaseModel):
+            return type(other) is type(self) and self.__dict__ == other.__dict__
+        return NotImplemented
+
+
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+
+
+def interned(cls: type[A], **fields: Any) -> A:
+    """The one shared instance of an action with these (hashable) fields: legal actions built
+    at every step of a bot's playout cost a dictionary look-up instead of a validation.
+    Actions are frozen, so sharing them is safe."""
+    key = (cls, *fields.items())
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = cls(**fields)
+    return found  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------
