@@ -173,16 +173,15 @@ def copy_state(model: M) -> M:
     States hold lists, dicts, pydantic models and immutable values (ints, strings, tuples,
     frozen dataclasses such as cards), so new containers all the way down are enough; frozen
     models are shared. Each model class gets a copier compiled once from its field annotations
-    (`_compile_copier`: a `list[int]` field is one `list(...)`, a nested model its own copier),
+    (`_compile_copier`: a `list[int]` field is one slice, a nested model its own copier),
     falling back to the generic `_copy_value` where an annotation says too little (`Any`). The
     shared invariants check, for every engine, that the copy shares no mutable container with
     the original (`check_copy_is_independent`).
     """
-    kind = type(model)
-    copier = _COPIERS.get(kind)
-    if copier is None:
-        copier = _COPIERS[kind] = _compile_copier(kind)
-    return copier(model)  # type: ignore[no-any-return]
+    try:
+        return _COPIERS[type(model)](model)  # type: ignore[no-any-return]
+    except KeyError:
+        return _copier(type(model))(model)  # type: ignore[no-any-return]
 
 
 def _copy_generic(model: Any) -> Any:
@@ -200,82 +199,79 @@ _COPIERS: dict[type, Callable[[Any], Any]] = {}
 """The compiled copier of every model class met so far."""
 
 
-def _share(value: Any) -> Any:
-    return value
+def _copier(kind: type[BaseModel]) -> Callable[[Any], Any]:
+    """The compiled copier of a model class (compiled on first use)."""
+    found = _COPIERS.get(kind)
+    if found is None:
+        _COPIERS[kind] = copy_state  # a model that contains itself copies through the lookup
+        found = _COPIERS[kind] = _compile_copier(kind)
+    return found
 
 
-def _field_copier(annotation: Any) -> tuple[str, Callable[[Any], Any] | None]:
-    """How to copy a value of this annotation: ("share"), ("flat") for a list of immutable
-    values, ("call", f) otherwise (f the copier; `_copy_value` when the annotation is vague)."""
+def _copy_expr(annotation: Any, value: str, env: dict[str, Any]) -> str | None:
+    """Python source that copies `value` of this annotation, or None when it is immutable
+    (shared). Helpers it calls are added to `env`."""
     origin = get_origin(annotation)
     args = get_args(annotation)
     if annotation in (int, str, bool, float, type(None)) or origin in (Literal, tuple, frozenset):
-        return ("share", None)
+        return None
     if origin in (Union, UnionType):
-        parts = [_field_copier(a) for a in args if a is not type(None)]
-        if all(p[0] == "share" for p in parts):
-            return ("share", None)
+        parts = [a for a in args if a is not type(None)]
+        var = _fresh(env)
+        inner = [_copy_expr(a, var, env) for a in parts]
+        if all(e is None for e in inner):
+            return None
         if len(parts) == 1:
-            inner = _as_function(parts[0])
-            return ("call", lambda v: None if v is None else inner(v))
-        return ("call", _copy_value)
-    if origin is list and len(args) == 1:
-        item = _field_copier(args[0])
-        if item[0] == "share":
-            return ("flat", None)
-        inner = _as_function(item)
-        return ("call", lambda v: [inner(x) for x in v])
-    if origin is dict and len(args) == 2 and _field_copier(args[1])[0] == "share":
-        return ("call", dict)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return f"(None if ({var} := {value}) is None else {inner[0]})"
+    elif origin is list and len(args) == 1:
+        var = _fresh(env)
+        item = _copy_expr(args[0], var, env)
+        return f"{value}[:]" if item is None else f"[{item} for {var} in {value}]"
+    elif origin is dict and len(args) == 2 and _copy_expr(args[1], "x", env) is None:
+        return f"{value}.copy()"
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
         if annotation.model_config.get("frozen"):
-            return ("share", None)
-        return ("call", copy_state)
-    params = getattr(annotation, "__dataclass_params__", None)
-    if isinstance(annotation, type) and params is not None and params.frozen:
-        return ("share", None)
-    return ("call", _copy_value)
+            return None
+        name = f"c{len(env)}"
+        env[name] = _copier(annotation)
+        return f"{name}({value})"
+    else:
+        params = getattr(annotation, "__dataclass_params__", None)
+        if isinstance(annotation, type) and params is not None and params.frozen:
+            return None
+    env["generic_value"] = _copy_value
+    return f"generic_value({value})"
 
 
-def _as_function(how: tuple[str, Callable[[Any], Any] | None]) -> Callable[[Any], Any]:
-    kind, fn = how
-    if kind == "share":
-        return _share
-    if kind == "flat":
-        return list
-    assert fn is not None
-    return fn
+def _fresh(env: dict[str, Any]) -> str:
+    """A new variable name for the copier's source."""
+    env["#"] = env.get("#", 0) + 1
+    return f"v{env['#']}"
 
 
 def _compile_copier(kind: type[BaseModel]) -> Callable[[Any], Any]:
     """A function that copies a model of class `kind` field by field (see `copy_state`)."""
     if kind.model_config.get("frozen"):
-        return _share
+        return lambda model: model
     names = list(kind.model_fields)
-    env: dict[str, Any] = {"kind": kind, "setattr": object.__setattr__, "generic": _copy_generic}
+    env: dict[str, Any] = {"kind": kind, "set": object.__setattr__, "generic": _copy_generic}
     parts = []
-    for i, name in enumerate(names):
-        how, fn = _field_copier(kind.model_fields[name].annotation)
-        if how == "share":
-            parts.append(f"{name!r}: d[{name!r}]")
-        elif how == "flat":
-            parts.append(f"{name!r}: d[{name!r}][:]")
-        else:
-            env[f"f{i}"] = fn
-            parts.append(f"{name!r}: f{i}(d[{name!r}])")
+    for name in names:
+        expr = _copy_expr(kind.model_fields[name].annotation, f"d[{name!r}]", env)
+        parts.append(f"{name!r}: {expr or f'd[{name!r}]'}")
     source = (
         "def copy(model):\n"
         "    d = model.__dict__\n"
         f"    if len(d) != {len(names)} or type(model) is not kind:\n"
         "        return generic(model)\n"
         "    new = kind.__new__(kind)\n"
-        f"    setattr(new, '__dict__', {{{', '.join(parts)}}})\n"
-        "    setattr(new, '__pydantic_fields_set__', set(model.__pydantic_fields_set__))\n"
-        "    setattr(new, '__pydantic_extra__', None)\n"
-        "    setattr(new, '__pydantic_private__', None)\n"
+        f"    set(new, '__dict__', {{{', '.join(parts)}}})\n"
+        "    set(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())\n"
+        "    set(new, '__pydantic_extra__', None)\n"
+        "    set(new, '__pydantic_private__', None)\n"
         "    return new\n"
     )
-    exec(source, env)  # compiled from the model's own field names only
+    exec(source, env)  # compiled from the model's own field names and annotations only
     copier: Callable[[Any], Any] = env["copy"]
     return copier
 
