@@ -4,6 +4,9 @@
     python -m bench.engines --games 40 --levels normal,hard --positions 8
     python -m bench.engines --profile ganges      # cProfile of random games and a hard decision
 
+Times are CPU time of this process (`time.process_time`): on a machine shared with other
+work, wall time measures the neighbours as much as the engine.
+
 Printed per game (4 players, or the most the game seats if fewer):
 - the median wall time of a full seeded random game (to_act, legal_actions, apply, outcome
   each step, as the bots' playouts do), its median length in actions, and the mean cost of
@@ -35,35 +38,39 @@ def players(engine: AnyEngine) -> int:
     return max(engine.spec.min_players, min(4, engine.spec.max_players))
 
 
-def random_game(engine: AnyEngine, seed: int) -> tuple[float, int, list[Any]]:
-    """One seeded random game: its wall time, its length, and every state it passed."""
+def random_game(engine: AnyEngine, seed: int, keep: bool = False) -> tuple[float, int, list[Any]]:
+    """One seeded random game: its CPU time, its length, and every state it passed if `keep`
+    (kept states are not timed fairly: holding hundreds of states makes the garbage collector
+    walk them, so the timed run keeps none)."""
     state = engine.setup(players(engine), engine.parse_options({}), seed).state
     rng = Rng.from_seed(seed * 31 + 7)
     states = [state]
-    start = time.perf_counter()
+    start = time.process_time()
     steps = 0
     while engine.outcome(state) is None:
         acting = sorted(engine.to_act(state))
         seat = acting[rng.randbelow(len(acting))]
         options = engine.legal_actions(state, seat)
         state = engine.apply(state, seat, options[rng.randbelow(len(options))]).state
-        states.append(state)
+        if keep:
+            states.append(state)
         steps += 1
-    return time.perf_counter() - start, steps, states
+    return time.process_time() - start, steps, states
 
 
 def _mean_us(fn: Any, items: list[Any]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for item in items:
         fn(item)
-    return (time.perf_counter() - start) / max(1, len(items)) * 1e6
+    return (time.process_time() - start) / max(1, len(items)) * 1e6
 
 
 def engine_figures(engine: AnyEngine, games: int) -> dict[str, float]:
     """Median random game and the mean cost of each contract call."""
     times, lengths, sample = [], [], []
     for seed in range(games):
-        elapsed, steps, states = random_game(engine, seed)
+        elapsed, steps, _ = random_game(engine, seed)
+        _, _, states = random_game(engine, seed, keep=True)
         times.append(elapsed)
         lengths.append(steps)
         sample.extend(states[:: max(1, len(states) // 20)])
@@ -87,7 +94,7 @@ def positions(engine: AnyEngine, count: int) -> list[tuple[Any, int]]:
     found: list[tuple[Any, int]] = []
     seed = 1000
     while len(found) < count:
-        _, _, states = random_game(engine, seed)
+        _, _, states = random_game(engine, seed, keep=True)
         seed += 1
         picks = [
             (s, min(engine.to_act(s)))
@@ -104,9 +111,9 @@ def bot_figures(engine: AnyEngine, level: str, count: int) -> dict[str, Any]:
     """Decision times at `count` positions and the digest of the choices."""
     times, texts = [], []
     for i, (state, seat) in enumerate(positions(engine, count)):
-        start = time.perf_counter()
+        start = time.process_time()
         action = choose_action(engine, state, seat, level=level, seed=4242 + i)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         texts.append(engine.action_text(action))
     ordered = sorted(times)
     return {

@@ -141,28 +141,42 @@ def building_payments(building: Card, hand: list[Die], karma: int, admins: int) 
     values = sorted(groups)
     out: list[Payment] = []
     for counts in product(*(range(len(groups[v]) + 1) for v in values)):
-        cards = tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
-        chosen = [v for v, n in zip(values, counts, strict=True) for _ in range(n)]
-        total = sum(chosen)
-        if chosen and total >= cost:
-            if total - min(chosen) < cost:
-                out.append(Payment(cards))
+        total = number = 0
+        lowest = MAX_DIE
+        for v, n in zip(values, counts, strict=True):
+            if n:
+                total += v * n
+                number += n
+                if v < lowest:
+                    lowest = v
+        if number and total >= cost:
+            if total - lowest < cost:
+                out.append(Payment(_cards(groups, values, counts)))
             continue
         gap = cost - total
         needed = -(-gap // MAX_DIE)
         if needed <= admins:
             jokers = (MAX_DIE,) * (needed - 1) + (gap - MAX_DIE * (needed - 1),)
-            out.append(Payment(cards, jokers=jokers))
-        if not chosen:
+            out.append(Payment(_cards(groups, values, counts), jokers=jokers))
+        if not number:
             continue
         # Karma closes the rest of the gap, alone or after jokers declared 6 (fewer jokers
         # than `needed`, so the administrators saved are the trade-off).
-        room = sum(MAX_DIE - v for v in chosen)
+        room = MAX_DIE * number - total
         for j in range(min(admins, needed - 1) + 1):
             rest = gap - MAX_DIE * j
             if rest <= min(karma, room):
-                out.append(Payment(cards, jokers=(MAX_DIE,) * j, karma=rest))
+                out.append(
+                    Payment(_cards(groups, values, counts), jokers=(MAX_DIE,) * j, karma=rest)
+                )
     return out
+
+
+def _cards(
+    groups: dict[int, list[str]], values: list[int], counts: tuple[int, ...]
+) -> tuple[str, ...]:
+    """The cards of a payment: the first `n` cards of each value, values in order."""
+    return tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
 
 
 def exact_payments(target: Card, hand: list[Die], karma: int, admins: int) -> list[Payment]:

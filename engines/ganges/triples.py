@@ -83,12 +83,24 @@ def _triple(kind: str, label: str, used: list[Symbol], admins: int = 0, coins: i
 
 def _minimal_covers(by_card: dict[str, list[Symbol]], types: tuple[str, ...]) -> list[list[str]]:
     """Sets of cards that together show every type and from which no card can be left out."""
-    cards = [c for c, syms in by_card.items() if any(s.type in types for s in syms)]
+    bit = {t: 1 << i for i, t in enumerate(types)}
+    masks: dict[str, int] = {}
+    for c, syms in by_card.items():
+        mask = 0
+        for s in syms:
+            mask |= bit.get(s.type, 0)
+        if mask:
+            masks[c] = mask
+    cards = list(masks)
+    full = (1 << len(types)) - 1
     covers: list[list[str]] = []
 
     def shows_all(group: tuple[str, ...]) -> bool:
         """Whether the cards together show every type."""
-        return set(types) <= {s.type for c in group for s in by_card[c]}
+        mask = 0
+        for c in group:
+            mask |= masks[c]
+        return mask == full
 
     for size in range(1, len(types) + 1):
         for group in combinations(cards, size):
