@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from typing import NamedTuple
 
 from engines.core import IllegalAction
 from engines.ganges.cards import CARDS, DIE_VALUES, Card, colour_word
@@ -21,9 +22,8 @@ MAX_DIE = max(DIE_VALUES)
 MIN_DIE = min(DIE_VALUES)
 
 
-@dataclass(frozen=True)
-class Die:
-    """A hand card seen as a die."""
+class Die(NamedTuple):
+    """A hand card seen as a die (a named tuple: hands are read as dice at every step)."""
 
     card: str
     colour: str
