@@ -499,9 +499,18 @@ class Event:
         spectators: bool,
         params: Mapping[str, Any],
     ) -> Event:
+        """An event from its parts (fields filled directly: a frozen dataclass's `__init__`
+        sets them one `object.__setattr__` at a time, and every step of a bot's playout
+        makes events)."""
+        event = object.__new__(cls)
         if isinstance(message, Forms):
-            return cls(message[0], seats, spectators, dict(params), message[1])
-        return cls(message, seats, spectators, dict(params))
+            message, plural = message
+        else:
+            plural = None
+        event.__dict__.update(
+            message=message, seats=seats, spectators=spectators, params=dict(params), plural=plural
+        )
+        return event
 
     @classmethod
     def public(cls, message: str | Forms, **params: Any) -> Event:

@@ -111,8 +111,23 @@ def _minimal_covers(by_card: dict[str, list[Symbol]], types: tuple[str, ...]) ->
     return covers
 
 
+def too_few_symbols(player: Player) -> bool:
+    """Whether the display shows too few symbols of every kind for any triple (counted from
+    the card data alone: the settle step asks after every action)."""
+    display = [*player.buildings, *player.ships, *player.goods]
+    buildings = sum(len(CARDS[c].buildings) for c in display)
+    goods = sum(len(CARDS[c].goods) for c in display)
+    return (
+        buildings < min(TRIPLE, len(BUILDING_TYPES))
+        and goods < min(TRIPLE, len(GOODS_TYPES))
+        and len(player.ships) < TRIPLE
+    )
+
+
 def candidates(player: Player) -> list[Triple]:
     """Every candidate triple in the display, in a fixed order."""
+    if too_few_symbols(player):
+        return []
     symbols = display_symbols(player)
     buildings = [s for s in symbols if s.kind == "building"]
     goods = [s for s in symbols if s.kind == "goods"]
