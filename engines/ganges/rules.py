@@ -25,6 +25,7 @@ from engines.core import (
     Step,
     Term,
     copy_state,
+    interned,
     rank_by,
     tr,
     trc,
@@ -182,9 +183,9 @@ def main_actions(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     for card_id in flow.table_cards(state):
         card = CARDS[card_id]
-        out.append(TakeDie(card=card_id))
+        out.append(interned(TakeDie, card=card_id))
         if card.kind == "goods":
-            out.append(TakeGoods(card=card_id))
+            out.append(interned(TakeGoods, card=card_id))
         elif card.kind == "building":
             out += [
                 _paid(Build, card_id, pm) for pm in building_payments(card, dice, p.karma, p.admins)
@@ -199,7 +200,7 @@ def main_actions(state: State, seat: int) -> list[Any]:
                 for pm in exact_payments(card, dice, p.karma, p.admins)
             ]
     if p.admins:
-        out.append(AdminDraw())
+        out.append(interned(AdminDraw))
     return out
 
 
