@@ -624,6 +624,19 @@ class ActionModel(BaseModel):
         return NotImplemented
 
 
+def trusted(cls: type[A], **fields: Any) -> A:
+    """An action built from values the engine made itself, without pydantic's validation (the
+    legal actions of a busy position are listed at every step of a bot's playout). Give every
+    field, defaults and the `type` tag too; the shared invariants parse each legal action's
+    JSON back and compare, so a wrong value shows."""
+    new = cls.__new__(cls)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 _INTERNED: dict[tuple[Any, ...], Any] = {}
 
 

@@ -133,11 +133,26 @@ def building_payments(building: Card, hand: list[Die], karma: int, admins: int) 
     Equal dice are merged (the first such cards in hand order are named); jokers are declared
     6 except the last, which takes what is left, so every listed payment hits the sum exactly.
     """
-    cost = building.min_sum
     groups: dict[int, list[str]] = {}
     for d in hand:
         if d.colour == building.cost_colour:
             groups.setdefault(d.value, []).append(d.card)
+    return grouped_payments(building.min_sum, groups, karma, admins)
+
+
+def dice_by_colour(hand: list[Die]) -> dict[str, dict[int, list[str]]]:
+    """The hand's cards by die colour, then by value, in hand order (`grouped_payments`)."""
+    out: dict[str, dict[int, list[str]]] = {}
+    for d in hand:
+        out.setdefault(d.colour, {}).setdefault(d.value, []).append(d.card)
+    return out
+
+
+def grouped_payments(
+    cost: int, groups: dict[int, list[str]], karma: int, admins: int
+) -> list[Payment]:
+    """`building_payments` for a cost of `cost` from the dice of its colour grouped by value
+    (each group's cards in hand order)."""
     values = sorted(groups)
     out: list[Payment] = []
     for counts in product(*(range(len(groups[v]) + 1) for v in values)):
