@@ -187,7 +187,8 @@ def copy_state(model: M) -> M:
 def _copy_generic(model: Any) -> Any:
     """The copy of a model whose fields the compiled copier cannot vouch for."""
     data = {name: _copy_value(value) for name, value in model.__dict__.items()}
-    new = type(model).__new__(type(model))
+    kind: type[BaseModel] = type(model)
+    new = kind.__new__(kind)
     object.__setattr__(new, "__dict__", data)
     object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
     object.__setattr__(new, "__pydantic_extra__", None)
@@ -648,7 +649,7 @@ def interned(cls: type[A], **fields: Any) -> A:
     found = _INTERNED.get(key)
     if found is None:
         found = _INTERNED[key] = cls(**fields)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 # --------------------------------------------------------------------------------------------
