@@ -7,14 +7,15 @@ with `--outside URL TOKEN` one seat is "outside", a program with a bot token pla
 server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). The
 order of the kinds rotates from game to game, so every kind plays from every position. Games
 run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
-kind, the win share (a shared win counts 1/k), its fair share, ties, mean score and place, and
-the decision time p50/p95 of every bot level.
+kind, the win share (a shared win counts 1/k) with its 95 % Wilson interval, its fair share,
+ties, mean score and place, and the decision time p50/p95 of every bot level.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -112,21 +113,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def wilson(wins: float, seats: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win share: `wins` of `seats` (a
+    shared win counts as a fraction)."""
+    if seats <= 0:
+        return 0.0, 1.0
+    p = wins / seats
+    centre = (p + z * z / (2 * seats)) / (1 + z * z / seats)
+    half = z * math.sqrt(p * (1 - p) / seats + z * z / (4 * seats * seats)) / (1 + z * z / seats)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
     """The printed table."""
     n = len(seats)
     lines = [
         f"{game}: {result['games']} games, seats {','.join(seats)}"
         + (f", {result['unfinished']} unfinished" if result["unfinished"] else ""),
-        f"{'kind':8} {'seats':>6} {'win share':>10} {'fair':>6} {'ties':>5} "
-        f"{'mean score':>11} {'mean place':>11}",
+        f"{'kind':8} {'seats':>6} {'win share':>10} {'95 % interval':>15} {'fair':>6} "
+        f"{'ties':>5} {'mean score':>11} {'mean place':>11}",
     ]
     for kind, t in result["tally"].items():
         played = t["seats"] or 1
         share = t["wins"] / played
+        low, high = wilson(t["wins"], t["seats"])
         lines.append(
-            f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {1 / n:>6.1%} {t['ties']:>5.0f} "
-            f"{t['score'] / played:>11.2f} {t['place'] / played:>11.2f}"
+            f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {f'{low:.1%}–{high:.1%}':>15} "
+            f"{1 / n:>6.1%} {t['ties']:>5.0f} {t['score'] / played:>11.2f} "
+            f"{t['place'] / played:>11.2f}"
         )
     for kind in LEVELS:
         ts = result["times"].get(kind)
