@@ -1,11 +1,12 @@
-"""The small fragments outside the table page: an error toast, the lobby's table list and
-chat lines (each the same for everyone who receives it)."""
+"""The small fragments outside the table page: an error toast, the lobby's table list, a
+person's invitations and chat lines."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.presentation.environment import templates
+from app.store.friends import InvitationRow
 from app.store.lobby import LobbyRow
 
 
@@ -19,6 +20,13 @@ def lobby_html(rows: list[LobbyRow], now: float) -> str:
     """The lobby's table list as an out-of-band fragment."""
     return templates.env.get_template("partials/lobby_tables.html").render(
         {"rows": rows, "oob": True, "now": now}
+    )
+
+
+def invitations_html(rows: list[InvitationRow]) -> str:
+    """A person's invitations to tables (the lobby's box) as an out-of-band fragment."""
+    return templates.env.get_template("partials/invitations.html").render(
+        {"invitations": rows, "oob": True}
     )
 
 

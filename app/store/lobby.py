@@ -31,6 +31,7 @@ class LobbyRow:
     invite_code: str | None = None
     your_turn: bool = False
     deadline: float | None = None
+    friends_only: bool = False
 
 
 async def lobby_rows(
@@ -74,6 +75,7 @@ async def lobby_rows(
             mine=r.id in my_rooms,
             clock=r.clock,
             invite_code=r.invite_code if r.id in my_rooms and r.private else None,
+            friends_only=r.friends_only,
         )
         for r, host, n, bots in result.all()
     ]

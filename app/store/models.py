@@ -1,4 +1,5 @@
-"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events.
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events,
+devices, friendships and invitations.
 
 Table models only; the pydantic shapes the API speaks live in app/schemas.py.
 """
@@ -11,6 +12,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    CheckConstraint,
     DateTime,
     Float,
     ForeignKey,
@@ -18,6 +20,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -66,6 +69,8 @@ class Room(Base):
     """The level of the bot that decides for a seat whose time ran out."""
     rematch_slug: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The table created by "Play again" once this one finished (set once)."""
+    friends_only: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Only the host and the host's friends may sit (anyone who may see the table may watch)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -206,3 +211,38 @@ class DeviceLink(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     expires: Mapped[float] = mapped_column(Float)
     used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class Friendship(Base):
+    """Two people who are friends, or a friend request one of them sent (`accepted` None).
+
+    One row per pair, whoever asked: the pair is kept ordered (`low_id` < `high_id`), so the
+    database itself refuses a second row for the same two people and a friendship with
+    oneself. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "friendships"
+    __table_args__ = (
+        UniqueConstraint("low_id", "high_id"),
+        CheckConstraint("low_id < high_id", name="ck_friendships_two_people"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    low_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    high_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    requester_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created: Mapped[float] = mapped_column(Float)
+    accepted: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class Invitation(Base):
+    """A person invited a friend to a table (one per table and friend; inviting again
+    renews it). Shown to the friend while the table waits or plays, until dismissed."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("room_id", "to_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)

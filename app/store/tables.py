@@ -87,6 +87,7 @@ def new_table(**fields: Any) -> Room:
     """An open room not stored yet, with a new slug and invite code: `fields` are the `Room`
     columns the caller knows (host_id, game_id, options, num_seats, private, clock,
     bot_level)."""
+    fields.setdefault("friends_only", False)
     return Room(
         slug=secrets.token_urlsafe(6),
         invite_code=secrets.token_urlsafe(9),
@@ -292,8 +293,8 @@ WITH linked AS (
 ),
 room AS (
     INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
-                       clock, bot_level, rematch_slug, created_at)
-    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10
+                       clock, bot_level, rematch_slug, created_at, friends_only)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18
     WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
     RETURNING rooms.id
 ),
@@ -345,6 +346,7 @@ async def create_table_at_once(
         note[0] if note else None,
         line.get("text"),
         as_json(line.get("params")),
+        bool(room.friends_only),
     )
     if room_id is None:
         return False

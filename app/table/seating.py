@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import games, tables
+from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
 from app.table.collaborator import Collaborator
@@ -71,8 +71,17 @@ class Seating(Collaborator):
     async def join(
         self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
     ) -> Seat:
-        """Take a free seat (the first one if none is named)."""
+        """Take a free seat (the first one if none is named); at a friends-only table, only
+        the host's friends may."""
         table = self.table
+        if table.friends_only and user_id != table.host_id:
+            async with table.sessions() as session:
+                if not await friends.are_friends(session, table.host_id, user_id):
+                    raise Refusal(
+                        "friends_only",
+                        N_("Only the host's friends can take a seat at this table."),
+                        403,
+                    )
         async with table.lock:
             if table.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))

@@ -45,6 +45,8 @@ class TableIn(BaseModel):
     private: bool = False
     clock: str = "none"
     bot_level: str = "normal"
+    friends_only: bool = False
+    """Only the host's friends may sit (anyone who may see the table may watch)."""
 
 
 @router.post("/guest")
@@ -99,6 +101,7 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
+        friends_only=body.friends_only,
         store=tables.store,
     )
     await session.commit()

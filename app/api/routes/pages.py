@@ -35,7 +35,7 @@ from app.lobby import (
 from app.presentation import log as game_log
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import standing_names, table_info
-from app.store import people
+from app.store import friends, people
 from app.store.models import User
 from app.store.tables import SeatInfo
 from engines import REGISTRY
@@ -140,7 +140,16 @@ async def _lobby_page(
 ) -> Response:
     rows = await lobby_listing(session, tables, user.id)
     games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
-    ctx = {"user": user, "rows": rows, "games": games, "error": error, "now": tables.runtime.now()}
+    now = tables.runtime.now()
+    ctx = {
+        "user": user,
+        "rows": rows,
+        "games": games,
+        "error": error,
+        "now": now,
+        "invitations": await friends.invitations_for(session, user.id),
+        "online_friends": [f for f in await friends.friends_of(session, user.id, now) if f.online],
+    }
     return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)
 
 
@@ -179,6 +188,7 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
+            friends_only=form.get("friends_only") in ("on", "true", "1"),
             store=tables.store,
         )
         await session.commit()
