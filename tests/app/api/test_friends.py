@@ -54,8 +54,8 @@ async def test_asking_answering_and_the_profile_button(server: Server) -> None:
     celina, celina_id = await guest(server, "Celina")
     try:
         # The profile offers a request; yourself: none, and asking yourself is refused.
-        assert 'action="/u/%d/friend"' % bolek_id in (await ala.get(f"/u/{bolek_id}")).text
-        assert "/friend\"" not in (await ala.get(f"/u/{ala_id}")).text
+        assert f'action="/u/{bolek_id}/friend"' in (await ala.get(f"/u/{bolek_id}")).text
+        assert '/friend"' not in (await ala.get(f"/u/{ala_id}")).text
         r = await ala.post("/friends/add", data={"who": f"{server.url}/u/{ala_id}"})
         assert r.status_code == 422 and "cannot add yourself" in r.text
 
@@ -85,7 +85,7 @@ async def test_asking_answering_and_the_profile_button(server: Server) -> None:
         assert (await ala.post(f"/friends/{bolek_id}/remove")).status_code == 303
         assert "No friends yet" in (await ala.get("/friends")).text
         assert "No friends yet" in (await bolek.get("/friends")).text
-        assert 'action="/u/%d/friend"' % ala_id in (await celina.get(f"/u/{ala_id}")).text
+        assert f'action="/u/{ala_id}/friend"' in (await celina.get(f"/u/{ala_id}")).text
 
         # Nonsense answers and people.
         assert (await ala.post(f"/friends/{bolek_id}/hug")).status_code == 404
@@ -144,9 +144,7 @@ async def test_an_invitation_reaches_the_open_lobby(server: Server) -> None:
     stranger, stranger_id = await guest(server, "Stranger")
     try:
         await befriend(host, friend, host_id, friend_id)
-        r = await host.post(
-            "/api/tables", json={"game": "incan_gold", "seats": 3, "private": True}
-        )
+        r = await host.post("/api/tables", json={"game": "incan_gold", "seats": 3, "private": True})
         slug, code = r.json()["slug"], r.json()["invite_code"]
         panel = await host.get(f"/t/{slug}/friends")
         assert f'name="friend" value="{friend_id}"' in panel.text
