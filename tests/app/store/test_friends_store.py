@@ -14,7 +14,8 @@ from app.friends import requests
 from app.store import friends
 from app.store.models import Friendship, Invitation, Room
 from app.store.people import create_device, create_user
-from app.store.tables import add_seat, create_room
+from app.store.pg import open_store
+from app.store.tables import SeatInfo, add_seat, create_room, get_table, new_table
 from tests.app.store.test_room_writes import migrated
 
 NOW = 1_800_000_000.0
@@ -196,3 +197,34 @@ async def test_finding_people_by_link_or_name(db_url: str) -> None:
                 with pytest.raises(Refusal) as caught:
                     await requests.find_person(s, text)
                 assert caught.value.code == code
+
+
+async def test_a_friends_only_table_is_stored_as_such(db_url: str) -> None:
+    """Either store (PostgreSQL's one-statement insert too) keeps a table's `friends_only`."""
+    async with migrated(db_url) as sessions:
+        async with sessions.begin() as s:
+            host = await create_user(s, "Host")
+        store = await open_store(db_url, sessions, 2)
+        try:
+            slugs = {}
+            for flag in (True, False):
+                room = new_table(
+                    host_id=host.id,
+                    game_id="incan_gold",
+                    options={},
+                    num_seats=3,
+                    private=False,
+                    clock="none",
+                    bot_level="normal",
+                    friends_only=flag,
+                )
+                async with sessions() as s:
+                    await store.create_table(s, room, SeatInfo(0, host.id, ""))
+                    await s.commit()
+                slugs[flag] = room.slug
+        finally:
+            await store.close()
+        async with sessions() as s:
+            for flag, slug in slugs.items():
+                stored = await get_table(s, slug)
+                assert stored is not None and stored.friends_only is flag
