@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.conftest import Server
+from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
 
 
 async def guest(srv: Server, name: str) -> tuple[httpx.AsyncClient, int]:
@@ -183,3 +185,32 @@ async def test_an_invitation_reaches_the_open_lobby(server: Server) -> None:
     finally:
         for http in (host, friend, stranger):
             await http.aclose()
+
+
+async def test_an_invitation_reaches_a_lobby_on_another_process(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Two processes on one database and one Redis channel: the host invites through one,
+    the friend's lobby socket on the other shows the invitation at once (over the bus)."""
+    await redis_or_skip()
+    channel = f"stolik:test:{uuid.uuid4().hex}"
+    one, two = [
+        await start_server(pg_url, tmp_path / name, redis_url=REDIS_URL, redis_channel=channel)
+        for name in ("one", "two")
+    ]
+    host, host_id = await guest(one, "Host")
+    friend, friend_id = await guest(one, "Friend")
+    try:
+        await befriend(host, friend, host_id, friend_id)
+        slug = (await host.post("/api/tables", json={"game": "ganges", "seats": 2})).json()["slug"]
+        url = f"{two.ws_url}/ws/lobby?format=json"
+        async with connect(url, additional_headers=cookie(friend), open_timeout=5) as sock:
+            await next_of(sock, "lobby")
+            r = await host.post(f"/t/{slug}/invite", data={"friend": friend_id})
+            assert r.status_code == 303
+            pushed = await next_of(sock, "invitations")
+        assert [i["slug"] for i in pushed["invitations"]] == [slug]
+    finally:
+        for http in (host, friend):
+            await http.aclose()
+        await asyncio.gather(one.stop(), two.stop())
