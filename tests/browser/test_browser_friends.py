@@ -57,12 +57,17 @@ async def test_friends_and_an_invitation(web: h.Web) -> None:
     await invite.click()
     await expect(ola.locator(".invited")).to_have_text("Invited Bartek ✓")
     await h.shot(ola, "friends_invite_panel_laptop", full_page=False)
+    assert await h.serious_a11y_violations(ola) == []
     table_url = ola.url
+    ola_table_phone = await web.again(ola)
+    await expect(ola_table_phone.locator("#invite-friends")).to_contain_text("Bartek")
+    await h.phone_shot(ola_table_phone, "friends_invite_panel_phone")
 
     # Live: the invitation appears in Bartek's open lobby, without a reload.
     box = bartek.locator("#invitations")
     await expect(box).to_contain_text("Ola Żak invites you to Incan Gold")
     await h.shot(bartek, "friends_invitation_lobby_laptop")
+    assert await h.serious_a11y_violations(bartek) == []
     phone = await web.again(bartek, "/")
     await expect(phone.locator("#invitations")).to_contain_text("invites you")
     await h.phone_shot(phone, "friends_invitation_lobby_phone")
@@ -86,6 +91,7 @@ async def test_friends_and_an_invitation(web: h.Web) -> None:
     # The friends page at both sizes and in both languages.
     await ola.goto(web.url("/friends"))
     await h.shot(ola, "friends_laptop")
+    assert await h.serious_a11y_violations(ola) == []
     ola_phone = await web.again(ola, "/friends")
     await h.phone_shot(ola_phone, "friends_phone")
     ola_pl = await web.again(ola, "/friends", viewport=h.LAPTOP, locale="pl-PL")
