@@ -227,9 +227,9 @@ class Friendship(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    low_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    high_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
-    requester_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    low_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    high_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    requester_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     created: Mapped[float] = mapped_column(Float)
     accepted: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
 
@@ -243,6 +243,6 @@ class Invitation(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
-    from_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    to_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[float] = mapped_column(Float)

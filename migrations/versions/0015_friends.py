@@ -9,13 +9,18 @@ revision = "0015"
 down_revision = "0011"
 
 
+def _person(name: str) -> sa.Column[int]:
+    """A column naming a person; their rows go with them."""
+    return sa.Column(name, sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+
+
 def upgrade() -> None:
     op.create_table(
         "friendships",
         sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("low_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
-        sa.Column("high_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
-        sa.Column("requester_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        _person("low_id"),
+        _person("high_id"),
+        _person("requester_id"),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("accepted", sa.Float, nullable=True),
         sa.UniqueConstraint("low_id", "high_id"),
@@ -28,8 +33,8 @@ def upgrade() -> None:
         sa.Column(
             "room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
         ),
-        sa.Column("from_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
-        sa.Column("to_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        _person("from_id"),
+        _person("to_id"),
         sa.Column("created", sa.Float, nullable=False),
         sa.UniqueConstraint("room_id", "to_id"),
     )
