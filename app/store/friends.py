@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, delete, func, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.models import Device, Friendship, Invitation, Room, SeatRow, User
@@ -138,33 +138,45 @@ def _of(user_id: int) -> ColumnElement[bool]:
     return or_(Friendship.low_id == user_id, Friendship.high_id == user_id)
 
 
+async def friend_ids(session: AsyncSession, user_id: int) -> list[int]:
+    """The ids of a person's friends: two index lookups (the person as either of the pair)."""
+    accepted = Friendship.accepted.is_not(None)
+    rows = await session.execute(
+        union_all(
+            select(Friendship.high_id).where(Friendship.low_id == user_id, accepted),
+            select(Friendship.low_id).where(Friendship.high_id == user_id, accepted),
+        )
+    )
+    return list(rows.scalars())
+
+
 async def friends_of(session: AsyncSession, user_id: int, now: float) -> list[FriendRow]:
     """A person's friends, online ones first, then by name, each with the public tables
     (waiting or playing) they sit at."""
-    other = _other(user_id).label("other")
-    friend_ids = select(other).where(_of(user_id), Friendship.accepted.is_not(None)).subquery("f")
-    seen = (
-        select(Device.user_id, func.max(Device.last_seen).label("seen"))
-        .where(Device.revoked.is_(None), Device.user_id.in_(select(friend_ids.c.other)))
+    ids = await friend_ids(session, user_id)
+    if not ids:
+        return []
+    names = await session.execute(select(User.id, User.name).where(User.id.in_(ids)))
+    seen_rows = await session.execute(
+        select(Device.user_id, func.max(Device.last_seen))
+        .where(Device.user_id.in_(ids), Device.revoked.is_(None))
         .group_by(Device.user_id)
-        .subquery("seen")
     )
-    rows = await session.execute(
-        select(User.id, User.name, seen.c.seen)
-        .join(friend_ids, friend_ids.c.other == User.id)
-        .outerjoin(seen, seen.c.user_id == User.id)
-    )
+    seen: dict[int, float] = {uid: at for uid, at in seen_rows.all()}
     friends = [
-        FriendRow(uid, name, seen_at is not None and now - seen_at <= ONLINE_WITHIN)
-        for uid, name, seen_at in rows.all()
+        FriendRow(uid, name, uid in seen and now - seen[uid] <= ONLINE_WITHIN)
+        for uid, name in names.all()
     ]
     by_id = {f.id: f for f in friends}
     if by_id:
+        # Driven by the tables that wait or play (few) and their seats (at most 8 each), not
+        # by the friends' seats, which keep every game they ever played: `+ 0` keeps SQLite
+        # from probing the seats' (room, person) index once per friend and table.
         tables = await session.execute(
             select(SeatRow.user_id, Room.slug, Room.game_id, Room.status)
             .join(Room, Room.id == SeatRow.room_id)
             .where(
-                SeatRow.user_id.in_(list(by_id)),
+                (SeatRow.user_id + 0).in_(list(by_id)),
                 Room.private.is_(False),
                 Room.status.in_(("open", "playing")),
             )
