@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, or_, select, union_all, update
+from sqlalchemy import and_, delete, func, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.models import Device, Friendship, Invitation, Room, SeatRow, User
@@ -128,16 +128,6 @@ async def remove_link(
     return result.scalar_one_or_none() is not None
 
 
-def _other(user_id: int) -> ColumnElement[int]:
-    """The other person of a friendship row of `user_id`."""
-    return case((Friendship.low_id == user_id, Friendship.high_id), else_=Friendship.low_id)
-
-
-def _of(user_id: int) -> ColumnElement[bool]:
-    """The friendship rows of `user_id`."""
-    return or_(Friendship.low_id == user_id, Friendship.high_id == user_id)
-
-
 async def friend_ids(session: AsyncSession, user_id: int) -> list[int]:
     """The ids of a person's friends: two index lookups (the person as either of the pair)."""
     accepted = Friendship.accepted.is_not(None)
@@ -191,14 +181,22 @@ async def friends_of(session: AsyncSession, user_id: int, now: float) -> list[Fr
 async def pending_requests(
     session: AsyncSession, user_id: int, *, incoming: bool
 ) -> list[RequestRow]:
-    """Requests sent to a person (`incoming`) or by them, not yet answered, newest first."""
-    other = _other(user_id)
+    """Requests sent to a person (`incoming`) or by them, not yet answered, newest first (two
+    index lookups: the person as either of the pair)."""
     mine = Friendship.requester_id != user_id if incoming else Friendship.requester_id == user_id
+    pending = (Friendship.accepted.is_(None), mine)
+    links = union_all(
+        select(Friendship.high_id.label("other"), Friendship.created).where(
+            Friendship.low_id == user_id, *pending
+        ),
+        select(Friendship.low_id.label("other"), Friendship.created).where(
+            Friendship.high_id == user_id, *pending
+        ),
+    ).subquery("links")
     rows = await session.execute(
-        select(User.id, User.name, Friendship.created)
-        .join(User, User.id == other)
-        .where(_of(user_id), Friendship.accepted.is_(None), mine)
-        .order_by(Friendship.created.desc())
+        select(User.id, User.name, links.c.created)
+        .join(links, links.c.other == User.id)
+        .order_by(links.c.created.desc(), User.id)
     )
     return [RequestRow(uid, name, created) for uid, name, created in rows.all()]
 
