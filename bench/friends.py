@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store import friends
@@ -101,6 +101,9 @@ async def generate(url: str, people: int, friend_count: int) -> None:
                 for i in range(50)
             ],
         )
+    if url.startswith("postgresql"):
+        async with engine.begin() as conn:  # as autovacuum would have by now
+            await conn.execute(text("ANALYZE"))
     await engine.dispose()
 
 

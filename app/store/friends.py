@@ -159,14 +159,19 @@ async def friends_of(session: AsyncSession, user_id: int, now: float) -> list[Fr
     ]
     by_id = {f.id: f for f in friends}
     if by_id:
-        # Driven by the tables that wait or play (few) and their seats (at most 8 each), not
-        # by the friends' seats, which keep every game they ever played: `+ 0` keeps SQLite
-        # from probing the seats' (room, person) index once per friend and table.
+        seated = SeatRow.user_id.in_(list(by_id))
+        if session.get_bind().dialect.name == "sqlite":
+            # SQLite's plan starts from the tables that wait or play and probed their seats'
+            # (table, person) index once per friend: `+ 0` makes it read each table's few
+            # seats instead (226 ms to 26 ms with 200 friends and 5,000 such tables).
+            # PostgreSQL starts from the friends' seats (its index on the person) and needs
+            # no help: 2 ms there.
+            seated = (SeatRow.user_id + 0).in_(list(by_id))
         tables = await session.execute(
             select(SeatRow.user_id, Room.slug, Room.game_id, Room.status)
             .join(Room, Room.id == SeatRow.room_id)
             .where(
-                (SeatRow.user_id + 0).in_(list(by_id)),
+                seated,
                 Room.private.is_(False),
                 Room.status.in_(("open", "playing")),
             )
