@@ -23,10 +23,11 @@ def lobby_html(rows: list[LobbyRow], now: float) -> str:
     )
 
 
-def invitations_html(rows: list[InvitationRow]) -> str:
-    """A person's invitations to tables (the lobby's box) as an out-of-band fragment."""
+def invitations_html(rows: list[InvitationRow], friend_requests: int) -> str:
+    """A person's invitations to tables and how many friend requests wait for them (the
+    lobby's box) as an out-of-band fragment."""
     return templates.env.get_template("partials/invitations.html").render(
-        {"invitations": rows, "oob": True}
+        {"invitations": rows, "friend_requests": friend_requests, "oob": True}
     )
 
 

@@ -382,8 +382,8 @@ class Tables:
             self.runtime.bus.send({"k": "lobby"})
 
     def person_notified(self, user_id: int, kind: str) -> None:
-        """Something new for a person (`kind`: "invite"): their open lobby pages, in every
-        process, are told to fetch it."""
+        """Something new for a person (`kind`: "invite", "request"): their open lobby pages,
+        in every process, are told to fetch it."""
         self._notified_here(user_id, kind)
         if self.runtime.bus.enabled:
             self.runtime.bus.send({"k": "notice", "u": user_id, "n": kind})

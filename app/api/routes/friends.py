@@ -67,6 +67,7 @@ async def _ask(
             request, session, user, tables, error=exc.message, status=exc.status
         )
     await session.commit()
+    tables.person_notified(other.id, "request")  # their open lobby says a request waits
     done = (
         N_("You and %(name)s are friends now.")
         if now_friends

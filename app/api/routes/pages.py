@@ -148,6 +148,7 @@ async def _lobby_page(
         "error": error,
         "now": now,
         "invitations": await friends.invitations_for(session, user.id),
+        "friend_requests": len(await friends.pending_requests(session, user.id, incoming=True)),
         "online_friends": [f for f in await friends.friends_of(session, user.id, now) if f.online],
     }
     return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)

@@ -387,7 +387,7 @@ async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
             if conn.signed_out:
                 await _close_signed_out(ws)
                 return
-            if "invite" in kinds and conn.user_id is not None:
+            if kinds & {"invite", "request"} and conn.user_id is not None:
                 await _push_invitations(ws, conn, conn.user_id)
             if "lobby" not in kinds:
                 continue
@@ -405,13 +405,18 @@ async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
 
 
 async def _push_invitations(ws: WebSocket, conn: Connection, user_id: int) -> None:
-    """The person's invitations to tables, newest first (HTML: the lobby's invitations box)."""
+    """The person's invitations to tables, newest first, and how many friend requests wait for
+    their answer (HTML: the lobby's invitations box)."""
     async with ws.app.state.sessions() as session:
         rows = await friends.invitations_for(session, user_id)
+        asked = len(await friends.pending_requests(session, user_id, incoming=True))
     if conn.fmt == "json":
-        await ws.send_json({"type": "invitations", "invitations": [r.__dict__ for r in rows]})
+        invitations = [r.__dict__ for r in rows]
+        await ws.send_json(
+            {"type": "invitations", "invitations": invitations, "friend_requests": asked}
+        )
     else:
-        await ws.send_text(invitations_html(rows))
+        await ws.send_text(invitations_html(rows, asked))
 
 
 async def _stopped(task: asyncio.Task[None]) -> None:

@@ -214,3 +214,21 @@ async def test_an_invitation_reaches_a_lobby_on_another_process(
         for http in (host, friend):
             await http.aclose()
         await asyncio.gather(one.stop(), two.stop())
+
+
+async def test_a_friend_request_is_announced_on_the_open_lobby(server: Server) -> None:
+    """A request shows at once on its addressee's open lobby (how many wait), and on the
+    lobby page they load later."""
+    ala, _ = await guest(server, "Ala")
+    bolek, bolek_id = await guest(server, "Bolek")
+    try:
+        url = f"{server.ws_url}/ws/lobby?format=json"
+        async with connect(url, additional_headers=cookie(bolek), open_timeout=5) as sock:
+            await next_of(sock, "lobby")
+            assert (await ala.post(f"/u/{bolek_id}/friend")).status_code == 200
+            pushed = await next_of(sock, "invitations")
+        assert pushed["friend_requests"] == 1 and pushed["invitations"] == []
+        assert "1 friend request waits for your answer" in (await bolek.get("/")).text
+    finally:
+        for http in (ala, bolek):
+            await http.aclose()
