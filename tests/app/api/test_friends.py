@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import update
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.store.models import Device
 from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
+from tests.tables import app_of
 
 
 async def guest(srv: Server, name: str) -> tuple[httpx.AsyncClient, int]:
@@ -229,6 +232,30 @@ async def test_a_friend_request_is_announced_on_the_open_lobby(server: Server) -
             pushed = await next_of(sock, "invitations")
         assert pushed["friend_requests"] == 1 and pushed["invitations"] == []
         assert "1 friend request waits for your answer" in (await bolek.get("/")).text
+    finally:
+        for http in (ala, bolek):
+            await http.aclose()
+
+
+async def test_a_friend_on_a_socket_counts_as_online(server: Server) -> None:
+    """A friend whose devices were last seen long ago is "not here now"; once their process
+    notes the devices with an open socket (the ticker's `touch_devices`), they are online."""
+    ala, ala_id = await guest(server, "Ala")
+    bolek, bolek_id = await guest(server, "Bolek")
+    app = app_of(server)
+    try:
+        await befriend(ala, bolek, ala_id, bolek_id)
+        url = f"{server.ws_url}/ws/lobby?format=json"
+        async with connect(url, additional_headers=cookie(bolek), open_timeout=5) as sock:
+            await next_of(sock, "lobby")
+            long_ago = app.state.tables.runtime.now() - 3600
+            async with app.state.sessions.begin() as session:
+                await session.execute(
+                    update(Device).where(Device.user_id == bolek_id).values(last_seen=long_ago)
+                )
+            assert "not here now" in (await ala.get("/friends")).text
+            await app.state.tables.touch_devices()
+            assert "on Stolik now" in (await ala.get("/friends")).text
     finally:
         for http in (ala, bolek):
             await http.aclose()
