@@ -47,6 +47,7 @@ def valid_table(
     bot_level: str = "normal",
     away_days: int = 0,
     outside_bots: bool = False,
+    friends_only: bool = False,
 ) -> Room:
     """A new open room, not stored yet, from what a host asked for; `Refusal` if the game,
     seats, clock, bot level or options will not do."""
@@ -89,6 +90,7 @@ def valid_table(
         "bot_level": bot_level,
         "away_days": away_days,
         "outside_bots": outside_bots,
+        "friends_only": friends_only,
     }
     return tables.new_table(**fields)
 

@@ -25,7 +25,19 @@ from app import i18n, logs, memory
 from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
-from app.api.routes import api, bot_api, bot_pages, devices, history, nights, pages, push, pwa, ws
+from app.api.routes import (
+    api,
+    bot_api,
+    bot_pages,
+    devices,
+    friends,
+    history,
+    nights,
+    pages,
+    push,
+    pwa,
+    ws,
+)
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
 from app.guard import ActBudgets, Guard, RateBudgets
@@ -130,6 +142,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(devices.router)
     app.include_router(account_routes.router)
     app.include_router(history.router)
+    app.include_router(friends.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)
     app.include_router(push.router)

@@ -99,6 +99,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "status": snap.status,
         "closed_idle": snap.closed_idle,
         "private": snap.private,
+        "friends_only": snap.friends_only,
         "num_seats": snap.num_seats,
         "min_players": snap.engine.spec.min_players,
         "simultaneous": snap.engine.spec.simultaneous,

@@ -87,6 +87,7 @@ class RoomFacts(_Out):
     status: Literal["open", "playing", "finished", "closed"]
     closed_idle: bool
     private: bool
+    friends_only: bool = Field(description="Only the host's friends may sit (anyone may watch).")
     num_seats: int
     min_players: int
     simultaneous: bool
@@ -209,18 +210,41 @@ class LobbyTable(_Out):
     deadline: float | None
     players: list[LobbyPlayer] = Field(description="The seats of the reader's own tables.")
     turn_of: list[str] = Field(description="The names of the others who must act now.")
+    friends_only: bool = Field(description="Only the host's friends may sit.")
 
 
 class LobbyOut(_Out):
-    """The lobby socket's (`/ws/lobby?format=json`) only message: the whole list, again after
-    every change."""
+    """The lobby socket's (`/ws/lobby?format=json`) list: the whole list, again after every
+    change."""
 
     type: Literal["lobby"]
     tables: list[LobbyTable]
 
 
+class Invitation(_Out):
+    """An invitation to a table, as its invitee sees it."""
+
+    id: int
+    from_name: str
+    game_id: str
+    slug: str
+    code: str | None = Field(description="A private table's invite code; None for a public one.")
+    status: str
+    created: float
+
+
+class InvitationsOut(_Out):
+    """The lobby socket's other message: the reader's invitations to tables, newest first, and
+    how many friend requests wait for their answer (again whenever one arrives)."""
+
+    type: Literal["invitations"]
+    invitations: list[Invitation]
+    friend_requests: int
+
+
 CLIENT: tuple[type[BaseModel], ...] = (Act, Sync, Chat)
 SERVER: tuple[type[BaseModel], ...] = (StateOut, ErrorOut, PresenceOut, ChatOut)
+LOBBY: tuple[type[BaseModel], ...] = (LobbyOut, InvitationsOut)
 
 
 @functools.cache
@@ -229,7 +253,7 @@ def ws_schema() -> dict[str, Any]:
     sends you), `lobby` (what the lobby socket sends) and `actions` (each game's `action`
     objects), with their definitions in `$defs`."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in CLIENT]
-    outgoing: tuple[type[BaseModel], ...] = (*SERVER, LobbyOut)
+    outgoing: tuple[type[BaseModel], ...] = (*SERVER, *LOBBY)
     models += [(m, "serialization") for m in outgoing]
     refs, top = models_json_schema(models, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = dict(top.get("$defs", {}))
@@ -244,7 +268,7 @@ def ws_schema() -> dict[str, Any]:
         "description": __doc__.split("\n\n")[0].strip(),
         "client": {"oneOf": [refs[(m, "validation")] for m in CLIENT]},
         "server": {"oneOf": [refs[(m, "serialization")] for m in SERVER]},
-        "lobby": refs[(LobbyOut, "serialization")],
+        "lobby": {"oneOf": [refs[(m, "serialization")] for m in LOBBY]},
         "actions": actions,
         "$defs": {k: _prefixed(v, k.split(".")[0]) if "." in k else v for k, v in defs.items()},
     }

@@ -40,6 +40,7 @@ class LobbyRow:
     when the person is away (a vacation at a correspondence table; else None)."""
     turn_of: list[str] = field(default_factory=list)
     """The names of the others who must act now."""
+    friends_only: bool = False
 
 
 async def lobby_rows(
@@ -83,6 +84,7 @@ async def lobby_rows(
             mine=r.id in my_rooms,
             clock=r.clock,
             invite_code=r.invite_code if r.id in my_rooms and r.private else None,
+            friends_only=r.friends_only,
         )
         for r, host, n, bots in result.all()
     ]

@@ -1,4 +1,5 @@
-"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events.
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events,
+devices, friendships and invitations.
 
 Table models only; the pydantic shapes the API speaks live in app/schemas.py.
 """
@@ -12,6 +13,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     Float,
     ForeignKey,
@@ -88,6 +90,8 @@ class Room(Base):
     """The table created by "Play again" once this one finished (set once)."""
     outside_bots: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Whether bot accounts (programs with a token, docs/bot-api.md) may take a seat."""
+    friends_only: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Only the host and the host's friends may sit (anyone who may see the table may watch)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -309,4 +313,38 @@ class PushOutbox(Base):
     due: Mapped[float] = mapped_column(Float, index=True)
     lease: Mapped[float | None] = mapped_column(Float, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Friendship(Base):
+    """Two people who are friends, or a friend request one of them sent (`accepted` None).
+
+    One row per pair, whoever asked: the pair is kept ordered (`low_id` < `high_id`), so the
+    database itself refuses a second row for the same two people and a friendship with
+    oneself. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "friendships"
+    __table_args__ = (
+        UniqueConstraint("low_id", "high_id"),
+        CheckConstraint("low_id < high_id", name="ck_friendships_two_people"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    low_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    high_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    requester_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created: Mapped[float] = mapped_column(Float)
+    accepted: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class Invitation(Base):
+    """A person invited a friend to a table (one per table and friend; inviting again
+    renews it). Shown to the friend while the table waits or plays, until dismissed."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("room_id", "to_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[float] = mapped_column(Float)

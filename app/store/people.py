@@ -70,6 +70,18 @@ async def touch_device(session: AsyncSession, device_id: str, now: float) -> Non
     await session.execute(update(Device).where(Device.id == device_id).values(last_seen=now))
 
 
+async def touch_many(session: AsyncSession, device_ids: list[str], now: float) -> None:
+    """Note that these devices are in use now (each process notes those with a socket open
+    every `TOUCH_EVERY`, so a person on a page that only listens still counts as online)."""
+    for start in range(0, len(device_ids), 500):
+        chunk = device_ids[start : start + 500]
+        await session.execute(
+            update(Device)
+            .where(Device.id.in_(chunk), Device.revoked.is_(None))
+            .values(last_seen=now)
+        )
+
+
 async def list_devices(session: AsyncSession, user_id: int) -> list[Device]:
     """A person's signed-in devices, most recently used first."""
     rows = await session.execute(

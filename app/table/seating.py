@@ -14,7 +14,7 @@ from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.push.notices import Notice
-from app.store import games, tables
+from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
 from app.table.collaborator import Collaborator
@@ -79,12 +79,21 @@ class Seating(Collaborator):
         bot: bool = False,
     ) -> Seat:
         """Take a free seat (the first one if none is named); `bot`: a bot account, only at
-        a table whose host lets outside bots sit."""
+        a table whose host lets outside bots sit; at a friends-only table, only the host's
+        friends may."""
         table = self.table
         if bot and not table.outside_bots:
             raise Refusal(
                 "no_outside_bots", N_("The host of this table does not let outside bots sit."), 403
             )
+        if table.friends_only and user_id != table.host_id:
+            async with table.sessions() as session:
+                if not await friends.are_friends(session, table.host_id, user_id):
+                    raise Refusal(
+                        "friends_only",
+                        N_("Only the host's friends can take a seat at this table."),
+                        403,
+                    )
         async with table.lock:
             if table.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))

@@ -106,6 +106,7 @@ class Snapshot:
     engine: Engine[Any, Any, Any]
     status: str
     private: bool
+    friends_only: bool
     num_seats: int
     invite_code: str
     host_id: int
@@ -154,6 +155,7 @@ class Snapshot:
             engine=table.engine,
             status=table.status,
             private=table.private,
+            friends_only=table.friends_only,
             num_seats=table.num_seats,
             invite_code=table.invite_code,
             host_id=table.host_id,

@@ -76,6 +76,8 @@ class Table:
         self.options: dict[str, Any] = dict(room.options)
         self.num_seats: int = room.num_seats
         self.private: bool = room.private
+        self.friends_only: bool = bool(room.friends_only)
+        """Only the host and the host's friends may sit (app/friends)."""
         self.invite_code: str = room.invite_code
         self.host_id: int = room.host_id
         self.status: str = room.status

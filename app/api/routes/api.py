@@ -49,6 +49,8 @@ class TableIn(BaseModel):
     outside_bots: bool = Field(
         default=False, description="Whether bot accounts (docs/bot-api.md) may take a seat."
     )
+    friends_only: bool = False
+    """Only the host's friends may sit (anyone who may see the table may watch)."""
 
 
 @router.post("/guest")
@@ -105,6 +107,7 @@ async def new_table(
         bot_level=body.bot_level,
         away_days=body.away_days,
         outside_bots=body.outside_bots,
+        friends_only=body.friends_only,
         store=tables.store,
     )
     await session.commit()

@@ -13,7 +13,7 @@ from app.errors import Refusal
 from app.history import import_game, parse_export
 from app.lobby import playable_engines
 from app.presentation.environment import templates
-from app.store import history, people
+from app.store import friends, history, people
 from app.store.models import User
 
 router = APIRouter()
@@ -60,8 +60,22 @@ async def _games_page(
         "choices": sorted(known),
         "stats": await history.game_stats(session, person_id, public_only),
         "error": error,
+        "friendship": await _friendship(session, viewer, person_id),
     }
     return templates.TemplateResponse(request, template, ctx, status_code=status)
+
+
+async def _friendship(session: SessionDep, viewer: User | None, person_id: int) -> str | None:
+    """What the profile's friend button says: None (your own profile, or nobody looking),
+    "none" (ask), "sent" (waiting), "received" (answer it) or "friends"."""
+    if viewer is None or viewer.id == person_id:
+        return None
+    link = await friends.link_between(session, viewer.id, person_id)
+    if link is None:
+        return "none"
+    if link.accepted is not None:
+        return "friends"
+    return "sent" if link.requester_id == viewer.id else "received"
 
 
 @router.get("/history", response_class=HTMLResponse)

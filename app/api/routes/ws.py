@@ -25,7 +25,7 @@ from app.guard import ActBudgets
 from app.i18n import N_
 from app.lobby import lobby_listing
 from app.presentation.messages import encode_json, state_json_text
-from app.presentation.simple import chat_html, error_html, lobby_html
+from app.presentation.simple import chat_html, error_html, invitations_html, lobby_html
 from app.presentation.table import presence_html, state_html
 from app.realtime.connection import CLOSE_SIGNED_OUT, Connection, SendWatch
 from app.realtime.protocol import (
@@ -38,6 +38,7 @@ from app.realtime.protocol import (
     presence_message,
 )
 from app.realtime.transport import control_of
+from app.store import friends
 from app.table import ChatLimits, Table, Tables
 
 router = APIRouter()
@@ -389,21 +390,26 @@ async def lobby_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
 
 
 async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
-    """Send the lobby's table list each time it is told to (a burst of changes is one push).
-    A push that fails is logged and ends the pushing (the socket stays until the client
-    leaves); a client gone meanwhile is no failure."""
+    """Send the lobby's table list each time it is told to (a burst of changes is one push),
+    and the person's invitations when one arrives (`notify_invitation`). A push that fails is
+    logged and ends the pushing (the socket stays until the client leaves); a client gone
+    meanwhile is no failure."""
     try:
         while True:
-            await conn.queue.get()
+            kinds = {(await conn.queue.get())[0]}
             if conn.signed_out:
                 await _close_signed_out(ws)
                 return
             await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
             while not conn.queue.empty():
-                conn.queue.get_nowait()
+                kinds.add(conn.queue.get_nowait()[0])
             if conn.signed_out:
                 await _close_signed_out(ws)
                 return
+            if kinds & {"invite", "request"} and conn.user_id is not None:
+                await _push_invitations(ws, conn, conn.user_id)
+            if "lobby" not in kinds:
+                continue
             async with ws.app.state.sessions() as session:
                 rows = await lobby_listing(session, tables, conn.user_id)
             if conn.fmt == "json":
@@ -415,6 +421,21 @@ async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
     except Exception:
         log.exception("lobby push failed", extra={"user": conn.user_id})
         raise
+
+
+async def _push_invitations(ws: WebSocket, conn: Connection, user_id: int) -> None:
+    """The person's invitations to tables, newest first, and how many friend requests wait for
+    their answer (HTML: the lobby's invitations box)."""
+    async with ws.app.state.sessions() as session:
+        rows = await friends.invitations_for(session, user_id)
+        asked = len(await friends.pending_requests(session, user_id, incoming=True))
+    if conn.fmt == "json":
+        invitations = [r.__dict__ for r in rows]
+        await ws.send_json(
+            {"type": "invitations", "invitations": invitations, "friend_requests": asked}
+        )
+    else:
+        await ws.send_text(invitations_html(rows, asked))
 
 
 async def _stopped(task: asyncio.Task[None]) -> None:
