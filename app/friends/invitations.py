@@ -1,30 +1,19 @@
 """Inviting a friend to your table in one click, and telling them.
 
 `notify_invitation` is the one place an invitation reaches its invitee: today the live lobby
-page of every process (the lobby socket shows it with its link at once); a notification
-service (web push, e-mail) hooks in there too."""
+page of every process (the lobby socket shows it with its link at once), and the devices where
+they chose to hear of invitations (Web Push, `app/push`)."""
 
 from __future__ import annotations
-
-import logging
-from collections.abc import Awaitable, Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Refusal
 from app.i18n import N_
+from app.push.notices import Notice
 from app.store import friends
 from app.store.models import User
 from app.table import Table, Tables
-
-log = logging.getLogger("stolik.friends")
-
-Hook = Callable[[int, int], Awaitable[None]]
-"""A further way to tell someone of an invitation: called with (invitee's id, invitation
-id) after it is committed."""
-
-HOOKS: list[Hook] = []
-"""Notification services (web push, e-mail) add themselves here."""
 
 
 async def invite(session: AsyncSession, table: Table, me: User, friend: User, now: float) -> int:
@@ -45,13 +34,11 @@ async def invite(session: AsyncSession, table: Table, me: User, friend: User, no
     return await friends.invite(session, table.id, me.id, friend.id, now)
 
 
-async def notify_invitation(tables: Tables, to_id: int, invitation_id: int) -> None:
-    """Tell `to_id` of a committed invitation: their open lobby pages (in every process) show
-    it at once, then each hook in `HOOKS` is called (a failing hook is logged, and the others
-    still run)."""
+async def notify_invitation(tables: Tables, table: Table, me: User, to_id: int) -> None:
+    """Tell `to_id` of a committed invitation from `me` to `table`: their open lobby pages (in
+    every process) show it at once, and their devices that chose invitations get a push
+    (written after the commit; a failure there is logged and loses only that push)."""
     tables.person_notified(to_id, "invite")
-    for hook in HOOKS:
-        try:
-            await hook(to_id, invitation_id)
-        except Exception:
-            log.exception("invitation hook failed", extra={"user": to_id})
+    now = tables.runtime.now()
+    notice = Notice(to_id, "invite", table.id, 0, now, {"from": me.name})
+    await tables.runtime.push.write(table.sessions, [notice], now)

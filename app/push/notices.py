@@ -11,15 +11,16 @@ from typing import Any
 from app.i18n import N_
 
 KINDS: tuple[str, ...] = ("turn", "invite", "start", "over", "bank")
-"""Every event a device may choose: your turn; an invitation to a table (a rematch); a table
-you sit at has started; a game over with your place; your clock's bank below a quarter."""
+"""Every event a device may choose: your turn; an invitation to a table (a friend's, or a
+rematch); a table you sit at has started; a game over with your place; your clock's bank
+below a quarter."""
 
 CHOICES: tuple[tuple[str, str], ...] = (
     (
         "turn",
         N_("My turn (slow tables: always; others: after a minute with no tab open)"),
     ),
-    ("invite", N_("An invitation to play again")),
+    ("invite", N_("An invitation to a table (from a friend, or to play again)")),
     ("start", N_("A game I sit at has started")),
     ("over", N_("A game has ended, with my place")),
     ("bank", N_("My extra time has fallen below a quarter")),

@@ -28,6 +28,9 @@ BODIES: dict[str, str] = {
     "bank": N_("Table %(table)s: less than a quarter of your extra time is left."),
 }
 
+INVITED_BY = N_("Table %(table)s: %(name)s invites you to play.")
+"""The body of a friend's invitation (`params["from"]`: the friend's name)."""
+
 
 def tag(slug: str) -> str:
     """The notification tag (and the push service's Topic) of a table: its pushes collapse."""
@@ -46,7 +49,12 @@ def payload(row: Claimed) -> dict[str, Any]:
         game = i18n.gettext(engine.spec.title) if engine is not None else row.game
         words = {"game": game, "table": row.slug, "place": int(row.params.get("place", 0))}
         title = i18n.gettext(TITLES[row.kind]) % words
-        body = i18n.gettext(BODIES[row.kind]) % words
+        if row.kind == "invite" and row.params.get("from"):
+            # An invitation from a friend (app/friends) rather than to a rematch.
+            words["name"] = str(row.params["from"])
+            body = i18n.gettext(INVITED_BY) % words
+        else:
+            body = i18n.gettext(BODIES[row.kind]) % words
     return {
         "title": title,
         "body": body,

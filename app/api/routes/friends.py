@@ -188,9 +188,9 @@ async def invite_friend(
     friend = await people.get_user(session, int(raw)) if raw.isdigit() else None
     if friend is None:
         raise Refusal("not_friends", N_("You can invite only your friends."), 403)
-    invitation = await invite(session, table, user, friend, tables.runtime.now())
+    await invite(session, table, user, friend, tables.runtime.now())
     await session.commit()
-    await notify_invitation(tables, friend.id, invitation)
+    await notify_invitation(tables, table, user, friend.id)
     if request.headers.get("hx-request"):
         ctx = {"name": friend.name}
         return templates.TemplateResponse(request, "partials/invited.html", ctx)

@@ -256,3 +256,29 @@ async def test_extra_time_below_a_quarter_is_pushed_once(
         await bartek.close()
     finally:
         await srv.stop()
+
+
+async def test_a_friends_invitation_is_pushed_with_their_name(
+    db_url: str, tmp_path: Path, push: PushService
+) -> None:
+    srv = await start_server(db_url, tmp_path, **PUSH)
+    try:
+        ala, bartek = Player(srv.url, srv.ws_url), Player(srv.url, srv.ws_url)
+        ala_id = (await ala.http.post("/api/guest", json={"name": "Ala"})).json()["id"]
+        bartek_id = (await bartek.http.post("/api/guest", json={"name": "Bartek"})).json()["id"]
+        assert (await ala.http.post(f"/u/{bartek_id}/friend")).status_code == 200
+        assert (await bartek.http.post(f"/friends/{ala_id}/accept")).status_code == 303
+        to_bartek = await subscribe(bartek, push, ["invite"])
+        r = await ala.http.post("/api/tables", json={"game": "high_card", "seats": 2})
+        slug = r.json()["slug"]
+        r = await ala.http.post(f"/t/{slug}/invite", data={"friend": str(bartek_id)})
+        assert r.status_code < 400
+        await push.wait(1)
+        (got,) = push.of(to_bartek)
+        assert got.payload["kind"] == "invite" and got.payload["table"] == slug
+        assert got.payload["body"] == f"Table {slug}: Ala invites you to play."
+        assert got.payload["title"] == "Invitation: High Card"
+        await ala.close()
+        await bartek.close()
+    finally:
+        await srv.stop()
