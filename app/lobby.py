@@ -36,6 +36,7 @@ async def create_table(
     private: bool,
     clock: str = "none",
     bot_level: str = "normal",
+    rated: bool = False,
     store: Store,
 ) -> Room:
     """Validate and create a room; the host takes seat 0. Stored by `store`: in `session`,
@@ -71,6 +72,7 @@ async def create_table(
         "private": private,
         "clock": clock,
         "bot_level": bot_level,
+        "rated": rated,
     }
     room = tables.new_table(**fields)
     return await store.create_table(

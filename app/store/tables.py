@@ -86,14 +86,14 @@ async def create_room(session: AsyncSession, *, host_seat: int = 0, **fields: An
 def new_table(**fields: Any) -> Room:
     """An open room not stored yet, with a new slug and invite code: `fields` are the `Room`
     columns the caller knows (host_id, game_id, options, num_seats, private, clock,
-    bot_level)."""
+    bot_level, rated)."""
     return Room(
         slug=secrets.token_urlsafe(6),
         invite_code=secrets.token_urlsafe(9),
         status="open",
         rematch_slug=None,
         created_at=utcnow(),
-        **fields,
+        **{"rated": False, **fields},
     )
 
 
@@ -292,8 +292,8 @@ WITH linked AS (
 ),
 room AS (
     INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
-                       clock, bot_level, rematch_slug, created_at)
-    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10
+                       clock, bot_level, rematch_slug, created_at, rated)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18
     WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
     RETURNING rooms.id
 ),
@@ -345,6 +345,7 @@ async def create_table_at_once(
         note[0] if note else None,
         line.get("text"),
         as_json(line.get("params")),
+        bool(room.rated),
     )
     if room_id is None:
         return False

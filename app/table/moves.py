@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from app import clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.ratings.model import RatedGame, rated_game
 from app.realtime.protocol import Act
 from app.store.base import Conflict, MoveWrite
 from app.store.moves import MoveRecord
@@ -101,7 +102,7 @@ class Moves(Collaborator):
         try:
             with refused_while_down():  # nothing written: the move is refused, "try again"
                 await table.store.record_move(
-                    MoveWrite(table.id, record, result, move.notes, move.away)
+                    MoveWrite(table.id, record, result, move.notes, move.away, self._rated(move))
                 )
             ok = True
         except Conflict:
@@ -128,6 +129,26 @@ class Moves(Collaborator):
         table.follower.publish_move(move, game.db_id, new_version)
         self.advance(move)
         return game.version
+
+    def _rated(self, move: Committed) -> RatedGame | None:
+        """The ratings' view of a rated table's last move: each seat's side, place, person or
+        bot, and whether a bot was finishing the game for its person (resigned, away after
+        running out of time or going offline, autopilot — then it counts as last)."""
+        table = self.table
+        game = table.game
+        if move.outcome is None or not table.rated or game is None:
+            return None
+        sitters = {
+            seat: (
+                info.user_id,
+                info.bot_level,
+                info.bot_level is None
+                and (info.control is not None or (move.away and seat == move.seat)),
+            )
+            for seat, info in table.seats.items()
+        }
+        teams = game.engine.teams(move.step.state, len(table.seats))
+        return rated_game(game.engine.spec.id, game.db_id, teams, move.outcome.ranks, sitters)
 
     def _committed(
         self, game: GameLive, seat: Seat, action: Any, step: Step[Any], timed_out: bool

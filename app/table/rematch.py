@@ -52,6 +52,7 @@ class Rematcher(Collaborator):
                     "private": table.private,
                     "clock": table.clock_spec,
                     "bot_level": table.bot_level,
+                    "rated": table.rated,
                 }
                 try:
                     room = tables.new_table(**fields)

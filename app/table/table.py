@@ -80,6 +80,8 @@ class Table:
         self.status: str = room.status
         self.clock_spec: str = room.clock
         self.bot_level: str = room.bot_level
+        self.rated: bool = bool(room.rated)
+        """Whether the game's end changes its persons' ratings (app/ratings)."""
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
         self.seats: dict[Seat, tables.SeatInfo] = {}

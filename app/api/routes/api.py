@@ -45,6 +45,8 @@ class TableIn(BaseModel):
     private: bool = False
     clock: str = "none"
     bot_level: str = "normal"
+    rated: bool = False
+    """Whether the game's end changes its persons' ratings."""
 
 
 @router.post("/guest")
@@ -99,6 +101,7 @@ async def new_table(
         private=body.private,
         clock=body.clock,
         bot_level=body.bot_level,
+        rated=body.rated,
         store=tables.store,
     )
     await session.commit()

@@ -179,6 +179,7 @@ async def create_from_form(
             private=form.get("visibility") == "private",
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
+            rated=form.get("rated") == "on",
             store=tables.store,
         )
         await session.commit()
