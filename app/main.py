@@ -24,7 +24,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from app import i18n, logs, memory
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
-from app.api.routes import api, devices, history, pages, pwa, ws
+from app.api.routes import api, devices, history, pages, pwa, ratings, ws
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
 from app.guard import ActBudgets, Guard, RateBudgets
@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(pages.router)
     app.include_router(devices.router)
     app.include_router(history.router)
+    app.include_router(ratings.router)
     app.include_router(pwa.router)
 
     @app.get("/metrics", include_in_schema=False)

@@ -140,16 +140,29 @@ async def ratings_of(session: AsyncSession, game: str, user_ids: list[int]) -> d
 async def history(
     session: AsyncSession, user_id: int, game: str, limit: int = 500
 ) -> list[tuple[datetime, Rating]]:
-    """A person's rating in `game` after each of their last `limit` rated games, oldest first."""
-    rows = (
+    """A person's rating in `game` over their last `limit` rated games, oldest first: the
+    rating before the first of them, then after each."""
+    newest = (
         await session.execute(
-            select(RatingChange.created_at, RatingChange.mu, RatingChange.sigma)
+            select(
+                RatingChange.created_at,
+                RatingChange.mu_before,
+                RatingChange.sigma_before,
+                RatingChange.mu,
+                RatingChange.sigma,
+            )
             .where(RatingChange.user_id == user_id, RatingChange.game == game)
             .order_by(RatingChange.id.desc())
             .limit(limit)
         )
     ).all()
-    return [(at, Rating(mu, sigma)) for at, mu, sigma in reversed(rows)]
+    if not newest:
+        return []
+    rows = list(reversed(newest))
+    first = rows[0]
+    return [(first[0], Rating(first[1], first[2]))] + [
+        (at, Rating(mu, sigma)) for at, _, _, mu, sigma in rows
+    ]
 
 
 PEOPLE: ColumnElement[bool] = true()
