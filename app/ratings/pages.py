@@ -38,4 +38,3 @@ async def rating_panels(session: AsyncSession, user_id: int) -> list[RatingPanel
         }
         panels.append(RatingPanel(standing, rating_chart(points, label)))
     return panels
-

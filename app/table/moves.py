@@ -216,6 +216,8 @@ class Moves(Collaborator):
         if game.over:
             table.status = "finished"
             table.on_lobby_change()
+            if table.rated:  # the ratings just written (here or by another process)
+                table.bots.background(table.refresh_ratings())
         elif game.clock is not None:
             table.on_lobby_change()
         table.broadcast("state")

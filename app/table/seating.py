@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.ratings.store import ratings_of
 from app.store import games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -93,6 +94,8 @@ class Seating(Collaborator):
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
             table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender)
+            async with table.sessions() as session:
+                table.ratings.update(await ratings_of(session, table.game_id, [user_id]))
             table.changed("join")
             return seat
 
