@@ -32,7 +32,7 @@ async def rating_panels(session: AsyncSession, user_id: int) -> list[RatingPanel
     panels = []
     for standing in await store.standings(session, user_id):
         points = await store.history(session, user_id, standing.game, CHART_GAMES)
-        label = i18n.gettext("%(game)s: the rating over the last %(count)s rated games") % {
+        label = i18n.gettext("%(game)s: the rating after each rated game (%(count)s)") % {
             "game": game_title(standing.game),
             "count": len(points) - 1,
         }
