@@ -134,15 +134,15 @@ def test_karmaka_sides_by_mode() -> None:
     assert other.teams(state, 3) == [[0], [1], [2]]
 
 
-def test_every_bot_level_of_every_game_has_a_measured_rating() -> None:
+def test_every_bot_level_of_every_game_has_a_fixed_rating_stronger_with_the_level() -> None:
     from app.bots import LEVELS
     from engines import ENGINES
 
+    assert bots.MEASURED, "measured in the arena (bench/bot_ratings.py)"
     for engine in ENGINES:
-        for level in LEVELS:
-            assert bots.rating(engine.spec.id, level) is not bots.UNMEASURED, (
-                engine.spec.id,
-                level,
-            )
-    hard, easy = bots.rating("karmaka", "hard"), bots.rating("karmaka", "easy")
-    assert hard.mu > easy.mu
+        fixed = bots.ratings(engine.spec.id)
+        assert set(LEVELS) <= set(fixed)
+        assert fixed["easy"].mu < fixed["hard"].mu, engine.spec.id
+        assert all(bots.rating(engine.spec.id, level) == fixed[level] for level in LEVELS)
+    for game, levels in bots.MEASURED.items():
+        assert levels["random"][0] < levels["hard"][0], game
