@@ -52,7 +52,10 @@ def main() -> None:
         started = time.perf_counter()
         measured = measure(game, args.games, args.seed)
         took = time.perf_counter() - started
-        print(f"    {game!r}: {measured!r},  # {args.games} games, {took:.0f} s", flush=True)
+        print(f'    "{game}": {{  # {args.games} games, {took:.0f} s', flush=True)
+        for kind, (mu, sigma) in measured.items():
+            print(f'        "{kind}": ({mu}, {sigma}),', flush=True)
+        print("    },", flush=True)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,13 @@ from app.ratings.model import Rating
 
 MEASURED: dict[str, dict[str, tuple[float, float]]] = {
     # python -m bench.bot_ratings --games 8 (seed 1); "random" is the arena's random player.
-    'incan_gold': {'random': (14.34, 6.98), 'easy': (23.26, 7.05), 'normal': (28.09, 7.19), 'hard': (34.33, 7.28)},  # 8 games, 155 s
-}  # fmt: skip
+    "incan_gold": {  # 8 games, 155 s
+        "random": (14.34, 6.98),
+        "easy": (23.26, 7.05),
+        "normal": (28.09, 7.19),
+        "hard": (34.33, 7.28),
+    },
+}
 """game → level → (μ, σ), as `bench/bot_ratings.py` printed them."""
 
 UNMEASURED = Rating(25.0, 8.333333333333334)
