@@ -81,7 +81,7 @@ class Table:
         self.status: str = room.status
         self.clock_spec: str = room.clock
         self.bot_level: str = room.bot_level
-        self.rated: bool = bool(room.rated)
+        self.rated: bool = bool(getattr(room, "rated", False))
         """Whether the game's end changes its persons' ratings (app/ratings)."""
         self.ratings: dict[int, Standing] = {}
         """The seated persons' ratings in this game (user id → standing), shown beside their
