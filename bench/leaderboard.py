@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
 
 from app.ratings import pages, store
 from app.ratings.model import RatedGame, Rating, rate, rated_game, side_places
@@ -149,6 +149,8 @@ async def generate(url: str, count: int, people: int) -> tuple[float, dict[tuple
     for first in range(0, len(rows), BATCH):
         async with sessions.begin() as session:
             await session.execute(insert(RatingRow), rows[first : first + BATCH])
+    async with sessions.begin() as session:
+        await session.execute(text("ANALYZE"))  # as a live database's statistics would be
     await engine.dispose()
     return rating_time, current
 
@@ -174,6 +176,14 @@ async def measure(url: str, count: int, people: int, write_path: int) -> None:
     sessions = make_session_factory(engine)
     async with sessions() as session:
         ms, page = await best_of(7, lambda: store.leaderboard(session, "karmaka", None, 50))
+        sql = str(
+            store.leaderboard_query("karmaka", page.next_key, 50).compile(
+                dialect=engine.dialect, compile_kwargs={"literal_binds": True}
+            )
+        )
+        explain = "EXPLAIN QUERY PLAN " if engine.dialect.name == "sqlite" else "EXPLAIN "
+        plan = (await session.execute(text(explain + sql))).all()
+        print("plan of a next page:", " / ".join(str(row[-1]).strip() for row in plan))
         timed("leaderboard, first page", ms, f"{len(page.rows)} rows (median of 7)")
         key, pages_read, walked = page.next_key, 1, time.perf_counter()
         slowest = 0.0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, select, true, tuple_, update
+from sqlalchemy import ColumnElement, bindparam, select, true, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -83,13 +83,20 @@ async def record_result(session: AsyncSession, game: RatedGame) -> None:
     before = {user: Rating(mu, sigma) for user, mu, sigma in rows}
     after = rate(game, before, bots.ratings(game.engine))
     places = side_places(game)
-    for user in people:
-        new = after[user]
-        await session.execute(
-            update(RatingRow)
-            .where(RatingRow.user_id == user, RatingRow.game == game.engine)
-            .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1, updated_at=now)
+    await session.execute(
+        update(RatingRow.__table__)  # type: ignore[arg-type]
+        .where(
+            RatingRow.__table__.c.user_id == bindparam("uid"),
+            RatingRow.__table__.c.game == game.engine,
         )
+        .values(
+            mu=bindparam("new_mu"),
+            sigma=bindparam("new_sigma"),
+            games=RatingRow.__table__.c.games + 1,
+            updated_at=now,
+        ),
+        [{"uid": u, "new_mu": after[u].mu, "new_sigma": after[u].sigma} for u in people],
+    )
     await session.execute(
         insert(RatingChange),
         [
@@ -202,6 +209,24 @@ def parse_key(key: str | None) -> tuple[float, int, int] | None:
         return None
 
 
+def leaderboard_query(
+    game: str, key: str | None, size: int, who: ColumnElement[bool] = PEOPLE
+) -> Any:
+    """The statement of one leaderboard page (see `leaderboard`)."""
+    after = parse_key(key)
+    query: Any = (
+        select(RatingRow.user_id, User.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+        .join(User, User.id == RatingRow.user_id)
+        .where(RatingRow.game == game, RatingRow.games >= LEADERBOARD_GAMES, who)
+        .order_by(RatingRow.mu.desc(), RatingRow.user_id.desc())
+        .limit(size + 1)
+    )
+    if after is not None:
+        mu, user, _ = after
+        query = query.where(tuple_(RatingRow.mu, RatingRow.user_id) < tuple_(mu, user))
+    return query
+
+
 async def leaderboard(
     session: AsyncSession,
     game: str,
@@ -214,17 +239,8 @@ async def leaderboard(
     row (keyset pagination: the index `ix_ratings_board` is read from that point on, never
     counted or skipped)."""
     after = parse_key(key)
-    query: Any = (
-        select(RatingRow.user_id, User.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-        .join(User, User.id == RatingRow.user_id)
-        .where(RatingRow.game == game, RatingRow.games >= LEADERBOARD_GAMES, who)
-        .order_by(RatingRow.mu.desc(), RatingRow.user_id.desc())
-        .limit(size + 1)
-    )
-    before = 0
-    if after is not None:
-        mu, user, before = after
-        query = query.where(tuple_(RatingRow.mu, RatingRow.user_id) < tuple_(mu, user))
+    query = leaderboard_query(game, key, size, who)
+    before = after[2] if after is not None else 0
     rows = (await session.execute(query)).all()
     page = [
         BoardRow(before + i + 1, u, name, Rating(mu, sigma), n)
