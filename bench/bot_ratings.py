@@ -26,10 +26,18 @@ KINDS = ["random", "easy", "normal", "hard"]
 SIGMA_FLOOR = 2.0
 
 
-def measure(game: str, games: int, seed: int) -> dict[str, tuple[float, float]]:
-    """Rate the four kinds over `games` games of `game`: kind → (μ, σ)."""
+def measure(
+    game: str, games: int, seed: int, budget: float | None = None
+) -> tuple[dict[str, tuple[float, float]], int]:
+    """Rate the four kinds over `games` games of `game` (fewer if `budget` seconds run out
+    first: the game under way is the last): kind → (μ, σ), and the games played."""
     ratings = {kind: MODEL.rating() for kind in KINDS}
+    started = time.perf_counter()
+    played = 0
     for g in range(games):
+        if budget is not None and played and time.perf_counter() - started > budget:
+            break
+        played += 1
         kinds = KINDS[g % 4 :] + KINDS[: g % 4]
         result = play_one(game, kinds, seed + g, {})
         if not result["finished"]:
@@ -38,7 +46,8 @@ def measure(game: str, games: int, seed: int) -> dict[str, tuple[float, float]]:
         rated = MODEL.rate([[ratings[k]] for k in kinds], ranks=ranks)
         for kind, team in zip(kinds, rated, strict=True):
             ratings[kind] = team[0]
-    return {k: (round(r.mu, 2), round(max(r.sigma, SIGMA_FLOOR), 2)) for k, r in ratings.items()}
+    fixed = {k: (round(r.mu, 2), round(max(r.sigma, SIGMA_FLOOR), 2)) for k, r in ratings.items()}
+    return fixed, played
 
 
 def main() -> None:
@@ -47,12 +56,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="one game (repeatable); default all")
+    parser.add_argument(
+        "--budget", type=float, default=None, help="seconds per game at most (then fewer games)"
+    )
     args = parser.parse_args()
     for game in args.game or [e.spec.id for e in ENGINES]:
         started = time.perf_counter()
-        measured = measure(game, args.games, args.seed)
+        measured, played = measure(game, args.games, args.seed, args.budget)
         took = time.perf_counter() - started
-        print(f'    "{game}": {{  # {args.games} games, {took:.0f} s', flush=True)
+        print(f'    "{game}": {{  # {played} games, {took:.0f} s', flush=True)
         for kind, (mu, sigma) in measured.items():
             print(f'        "{kind}": ({mu}, {sigma}),', flush=True)
         print("    },", flush=True)
