@@ -119,3 +119,118 @@ async def test_two_processes_and_timeouts_rate_every_seat_once(
     finally:
         await one.stop()
         await two.stop()
+
+
+async def test_two_games_ending_at_once_for_one_person_both_count(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Two rated games with the same person end at the same moment (two transactions): the
+    second waits for the first's rows and starts from its result — no update is lost."""
+    from sqlalchemy import insert
+
+    from app.ratings import store
+    from app.store.engine import make_engine, make_session_factory
+    from app.store.migrate import upgrade_database
+    from app.store.models import User
+
+    await upgrade_database(db_url)
+    engine = make_engine(db_url)
+    sessions = make_session_factory(engine)
+    try:
+        async with sessions.begin() as session:
+            users = []
+            for name in ("Ala", "Bartek", "Celina"):
+                user = User(name=name)
+                session.add(user)
+                await session.flush()
+                users.append(user.id)
+            game_ids = []
+            for i in range(2):
+                room = (
+                    await session.execute(
+                        insert(Room).returning(Room.id),
+                        {
+                            "slug": f"both{i}",
+                            "game_id": "karmaka",
+                            "options": {},
+                            "num_seats": 2,
+                            "private": False,
+                            "invite_code": "x",
+                            "host_id": users[0],
+                            "status": "finished",
+                            "rated": True,
+                        },
+                    )
+                ).scalar_one()
+                game_ids.append(
+                    (
+                        await session.execute(
+                            insert(Game).returning(Game.id),
+                            {
+                                "room_id": room,
+                                "engine": "karmaka",
+                                "options": {},
+                                "num_players": 2,
+                                "seed": 1,
+                                "seed_commitment": "0" * 64,
+                                "version": 1,
+                                "snapshot": {},
+                                "status": "finished",
+                                "result": {},
+                            },
+                        )
+                    ).scalar_one()
+                )
+        games = [
+            rated_game(
+                "karmaka",
+                game_ids[i],
+                [[0], [1]],
+                {0: 1, 1: 2},
+                {0: (users[0], None, False), 1: (users[1 + i], None, False)},
+            )
+            for i in range(2)
+        ]
+
+        async def end(game: Any) -> None:
+            async with sessions.begin() as session:
+                await store.record_result(session, game)
+
+        await asyncio.gather(end(games[0]), end(games[1]))
+        async with sessions() as session:
+            (ala,) = (
+                (await session.execute(select(RatingRow).where(RatingRow.user_id == users[0])))
+                .scalars()
+                .all()
+            )
+            changes = (
+                (
+                    await session.execute(
+                        select(RatingChange)
+                        .where(RatingChange.user_id == users[0])
+                        .order_by(RatingChange.id)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        assert ala.games == 2
+        first, second = changes
+        assert (first.mu_before, second.mu_before) == (25.0, first.mu), "the second read the first"
+        assert ala.mu == second.mu
+        # A second rating of the same game is refused by the unique (game, seat) pair.
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            await end(games[0])
+        except IntegrityError:
+            pass
+        else:
+            raise AssertionError("a game was rated twice")
+        async with sessions() as session:
+            again = (
+                await session.execute(select(RatingRow.games).where(RatingRow.user_id == users[0]))
+            ).scalar_one()
+        assert again == 2, "nothing of the refused second rating was written"
+    finally:
+        await engine.dispose()
