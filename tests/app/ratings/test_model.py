@@ -142,7 +142,18 @@ def test_every_bot_level_of_every_game_has_a_fixed_rating_stronger_with_the_leve
     for engine in ENGINES:
         fixed = bots.ratings(engine.spec.id)
         assert set(LEVELS) <= set(fixed)
-        assert fixed["easy"].mu < fixed["hard"].mu, engine.spec.id
+        mus = [fixed[level].mu for level in LEVELS]
+        assert mus == sorted(mus) and mus[0] < mus[-1], engine.spec.id
         assert all(bots.rating(engine.spec.id, level) == fixed[level] for level in LEVELS)
     for game, levels in bots.MEASURED.items():
         assert levels["random"][0] < levels["hard"][0], game
+
+
+def test_measured_bot_ratings_are_ordered_by_pooling_neighbours() -> None:
+    raw = {"random": (11.0, 7.0), "easy": (29.0, 7.0), "normal": (33.0, 8.0), "hard": (27.0, 6.0)}
+    fixed = bots.ordered(raw)
+    assert fixed["random"] == Rating(11.0, 7.0) and fixed["easy"] == Rating(29.0, 7.0)
+    assert fixed["normal"] == fixed["hard"] == Rating(30.0, 7.0)
+    inverted = bots.ordered({"easy": (30.0, 7.0), "normal": (20.0, 7.0), "hard": (22.0, 7.0)})
+    assert [inverted[k].mu for k in ("easy", "normal", "hard")] == [24.0, 24.0, 24.0]
+    assert bots.ordered({"random": (1.0, 2.0), "hard": (5.0, 2.0)})["hard"] == Rating(5.0, 2.0)
