@@ -48,6 +48,7 @@ def valid_table(
     away_days: int = 0,
     outside_bots: bool = False,
     friends_only: bool = False,
+    rated: bool = False,
 ) -> Room:
     """A new open room, not stored yet, from what a host asked for; `Refusal` if the game,
     seats, clock, bot level or options will not do."""
@@ -91,6 +92,7 @@ def valid_table(
         "away_days": away_days,
         "outside_bots": outside_bots,
         "friends_only": friends_only,
+        "rated": rated,
     }
     return tables.new_table(**fields)
 

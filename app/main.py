@@ -36,6 +36,7 @@ from app.api.routes import (
     pages,
     push,
     pwa,
+    ratings,
     ws,
 )
 from app.core.config import ROOT, Settings
@@ -143,6 +144,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(account_routes.router)
     app.include_router(history.router)
     app.include_router(friends.router)
+    app.include_router(ratings.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)
     app.include_router(push.router)

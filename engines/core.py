@@ -750,6 +750,11 @@ class Engine(abc.ABC, Generic[S, A, O]):
         Worth giving for games whose random playouts run to hundreds of moves."""
         return None
 
+    def teams(self, state: S, num_players: int) -> list[list[Seat]]:
+        """The sides of the game: seats that win or lose together (optional; the default is
+        every seat on its own). Ratings treat a side as one team."""
+        return [[seat] for seat in range(num_players)]
+
     def parse_options(self, raw: JSON | None) -> O:
         """Validate options; raise `MalformedAction` with a readable message if invalid."""
         try:

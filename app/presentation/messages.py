@@ -12,13 +12,29 @@ import orjson
 
 from app import clocks, i18n
 from app.presentation import cache, log
+from app.ratings import bots as bot_ratings
 from app.realtime.protocol import state_message
+from app.store.tables import SeatInfo
 from app.table.snapshot import Snapshot
+
+
+def _seat_rating(snap: Snapshot, info: SeatInfo | None) -> tuple[int | None, bool]:
+    """The shown rating beside a seat's name and whether it is provisional: a person's in the
+    table's game (None: not rated in it yet), a bot's fixed one for its level."""
+    if info is None:
+        return None, False
+    if info.bot_level is not None:
+        return bot_ratings.rating(snap.game_id, info.bot_level).shown, False
+    standing = snap.ratings.get(info.user_id or -1)
+    if standing is None:
+        return None, False
+    return standing.rating.shown, standing.provisional
 
 
 def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
     info = snap.seats.get(s)
     game = snap.game
+    rating, provisional = _seat_rating(snap, info)
     return {
         "seat": s,
         "name": info.shown_name if info else None,
@@ -30,6 +46,8 @@ def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
         "grammar": info.grammar if info else "neutral",
         "offline_for": snap.offline_for(s) if info and not info.is_bot else None,
         "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
+        "rating": rating,
+        "provisional": provisional,
     }
 
 
@@ -112,6 +130,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "away_days": snap.away_days,
         "bot_level": snap.bot_level,
         "outside_bots": snap.outside_bots,
+        "rated": snap.rated,
         "takeover_after": snap.takeover_after,
         "to_act": sorted(game.acting) if game else [],
         "seed_commitment": game.seed_commitment if game else None,

@@ -102,7 +102,7 @@ class Claimed:
     game_version: int | None
     game_status: str | None
     clock: str
-    """The table's turn clock ("slow": every turn is pushed, open tab or not)."""
+    """The table's turn clock (a correspondence clock: every turn is pushed, open tab or not)."""
 
 
 _CLAIM = """

@@ -20,6 +20,7 @@ import orjson
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush_async
 
+from app import clocks
 from app.push import outbox
 from app.push.outbox import Claimed
 from app.push.payload import payload, tag
@@ -133,7 +134,7 @@ class Sender:
             return True
         if row.game_version != row.version or row.game_status != "playing":
             return False
-        if row.clock == "slow" or self.shown is None:
+        if clocks.is_slow(row.clock) or self.shown is None:
             return True
         return not self.shown(row.slug, row.user_id)
 

@@ -74,6 +74,10 @@ class SeatFacts(_Out):
         description="Who plays a person's seat now: None (they do), autopilot, away, resigned."
     )
     grammar: Literal["she", "he", "neutral"]
+    rating: int | None = Field(
+        description="The shown rating in this game (a bot's fixed one); None: not rated yet."
+    )
+    provisional: bool = Field(description="Fewer than 10 rated games yet.")
     offline_for: float | None
     clock: dict[str, Any] | None
 
@@ -88,6 +92,7 @@ class RoomFacts(_Out):
     closed_idle: bool
     private: bool
     friends_only: bool = Field(description="Only the host's friends may sit (anyone may watch).")
+    rated: bool = Field(description="The game's end changes its persons' ratings.")
     num_seats: int
     min_players: int
     simultaneous: bool
@@ -211,6 +216,9 @@ class LobbyTable(_Out):
     players: list[LobbyPlayer] = Field(description="The seats of the reader's own tables.")
     turn_of: list[str] = Field(description="The names of the others who must act now.")
     friends_only: bool = Field(description="Only the host's friends may sit.")
+    rated: bool
+    host_rating: int | None = Field(description="The host's shown rating in the table's game.")
+    host_provisional: bool
 
 
 class LobbyOut(_Out):

@@ -92,6 +92,8 @@ class Room(Base):
     """Whether bot accounts (programs with a token, docs/bot-api.md) may take a seat."""
     friends_only: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Only the host and the host's friends may sit (anyone who may see the table may watch)."""
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the game's end changes its persons' ratings (the host chose; app/ratings)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -348,3 +350,42 @@ class Invitation(Base):
     from_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     to_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A person's rating in one game (app/ratings): openskill's μ and σ, and how many rated
+    games it has."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "game", "mu", "user_id"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """One seat's rating change at the end of a rated game: written once (the unique
+    (game, seat) pair) in the transaction that stores the game's last move."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_rating_changes_game_seat"),
+        Index("ix_rating_changes_user", "user_id", "game", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    """The engine's id."""
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -102,7 +102,8 @@ class PgStore(SqlStore):
         return None
 
     async def record_move(self, write: MoveWrite) -> None:
-        if write.notes or write.away:  # with what goes with it: the transaction of `SqlStore`
+        if write.notes or write.away or write.rating is not None:
+            # with what goes with it (a rated game's ratings too): the transaction of `SqlStore`
             return await super().record_move(write)
         move, result = write.move, write.result
         if write.pushes:  # the move and its push notices' outbox rows: one short transaction

@@ -92,14 +92,14 @@ async def create_room(session: AsyncSession, *, host_seat: int = 0, **fields: An
 def new_table(**fields: Any) -> Room:
     """An open room not stored yet, with a new slug and invite code: `fields` are the `Room`
     columns the caller knows (host_id, game_id, options, num_seats, private, clock,
-    bot_level, outside_bots, away_days, friends_only)."""
+    bot_level, outside_bots, away_days, friends_only, rated)."""
     return Room(
         slug=secrets.token_urlsafe(6),
         invite_code=secrets.token_urlsafe(9),
         status="open",
         rematch_slug=None,
         created_at=utcnow(),
-        **{"outside_bots": False, "away_days": 0, "friends_only": False, **fields},
+        **{"outside_bots": False, "away_days": 0, "friends_only": False, "rated": False, **fields},
     )
 
 
@@ -317,8 +317,8 @@ WITH linked AS (
 room AS (
     INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
                        clock, bot_level, rematch_slug, created_at, away_days, outside_bots,
-                       friends_only)
-    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18, $19, $20
+                       friends_only, rated)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18, $19, $20, $21
     WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
     RETURNING rooms.id
 ),
@@ -373,6 +373,7 @@ async def create_table_at_once(
         room.away_days or 0,
         bool(room.outside_bots),
         bool(room.friends_only),
+        bool(room.rated),
     )
     if room_id is None:
         return False

@@ -13,6 +13,7 @@ from app import clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.push import notices
+from app.ratings.model import RatedGame, rated_game
 from app.realtime.protocol import Act
 from app.store.base import Conflict, MoveWrite
 from app.store.moves import MoveRecord
@@ -103,7 +104,15 @@ class Moves(Collaborator):
         try:
             with refused_while_down():  # nothing written: the move is refused, "try again"
                 await table.store.record_move(
-                    MoveWrite(table.id, record, result, move.notes, move.away, pushes)
+                    MoveWrite(
+                        table.id,
+                        record,
+                        result,
+                        move.notes,
+                        move.away,
+                        pushes=pushes,
+                        rating=self._rated(move),
+                    )
                 )
             ok = True
         except Conflict:
@@ -147,12 +156,32 @@ class Moves(Collaborator):
                 version=game.version + 1,
                 people=humans if move.outcome is not None else playing,
                 acting_now=fresh,
-                slow=table.clock_spec == "slow",
+                slow=clocks.is_slow(table.clock_spec),
                 offline_for={s: table.presence.offline_for(s) for s in fresh},
                 now=table.runtime.now(),
                 ranks=move.outcome.ranks if move.outcome is not None else None,
             )
         )
+
+    def _rated(self, move: Committed) -> RatedGame | None:
+        """The ratings' view of a rated table's last move: each seat's side, place, person or
+        bot, and whether a bot was finishing the game for its person (resigned, away after
+        running out of time or going offline, autopilot — then it counts as last)."""
+        table = self.table
+        game = table.game
+        if move.outcome is None or not table.rated or game is None:
+            return None
+        sitters = {
+            seat: (
+                info.user_id,
+                info.bot_level,
+                info.bot_level is None
+                and (info.control is not None or (move.away and seat == move.seat)),
+            )
+            for seat, info in table.seats.items()
+        }
+        teams = game.engine.teams(move.step.state, len(table.seats))
+        return rated_game(game.engine.spec.id, game.db_id, teams, move.outcome.ranks, sitters)
 
     def _committed(
         self, game: GameLive, seat: Seat, action: Any, step: Step[Any], timed_out: bool
@@ -220,6 +249,8 @@ class Moves(Collaborator):
         if game.over:
             table.status = "finished"
             table.on_lobby_change()
+            if table.rated:  # the ratings just written (here or by another process)
+                table.bots.background(table.refresh_ratings())
         elif game.clock is not None:
             table.on_lobby_change()
         table.broadcast("state")

@@ -98,6 +98,7 @@ class Tables:
         table.used_at = self.runtime.now()
         table.presence.all_offline()
         self._keep(table)
+        table.bots.background(table.refresh_ratings())
         return table
 
     def evict_idle(self, idle_for: float = 600.0) -> int:

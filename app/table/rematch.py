@@ -58,6 +58,7 @@ class Rematcher(Collaborator):
                     "bot_level": table.bot_level,
                     "away_days": table.away_days,
                     "outside_bots": table.outside_bots,
+                    "rated": table.rated,
                 }
                 try:
                     room = tables.new_table(**fields)

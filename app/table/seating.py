@@ -14,6 +14,7 @@ from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.push.notices import Notice
+from app.ratings.store import ratings_of
 from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -114,6 +115,8 @@ class Seating(Collaborator):
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
             table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
+            async with table.sessions() as session:
+                table.ratings.update(await ratings_of(session, table.game_id, [user_id]))
             table.changed("join")
             return seat
 
@@ -258,7 +261,7 @@ class Seating(Collaborator):
         # Pushes: "started" to the others; at a slow table also "your turn" to whoever of
         # them acts first.
         others = {s: i.user_id for s, i in table.seats.items() if i.user_id not in (None, user_id)}
-        first = [s for s in acting if s in others] if table.clock_spec == "slow" else []
+        first = [s for s in acting if s in others] if clocks.is_slow(table.clock_spec) else []
         await table.runtime.push.write(
             table.sessions,
             [

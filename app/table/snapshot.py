@@ -10,10 +10,11 @@ fragments) is drawn once however often people come and go."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from app.ratings.store import Standing
 from app.store.tables import SeatInfo, seat_of
 from app.table.live import Audiences, GameLive, LogKey
 from engines.core import Engine, Event, Outcome, Seat
@@ -129,6 +130,10 @@ class Snapshot:
     """The server's clock (the presentation shows times relative to it)."""
     closed_idle: bool = False
     """Closed by itself: nobody but its host and bots used it (app/table/idle)."""
+    rated: bool = False
+    """Whether the game's end changes its persons' ratings."""
+    ratings: Mapping[int, Standing] = field(default_factory=lambda: MappingProxyType({}))
+    """The seated persons' ratings in this game (user id → standing)."""
 
     @property
     def version(self) -> int:
@@ -174,4 +179,6 @@ class Snapshot:
             offline_since=MappingProxyType(dict(table.presence.offline_since)),
             now=table.runtime.now,
             closed_idle=table.closed_idle,
+            rated=table.rated,
+            ratings=MappingProxyType(dict(table.ratings)),
         )

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks
 from app.errors import Refusal
+from app.ratings.store import Standing, ratings_of
 from app.realtime.protocol import Act
 from app.store import games, tables
 from app.store.base import Store
@@ -87,6 +88,11 @@ class Table:
         """The longest pause per decision (days) for a player who is away (slow clocks)."""
         self.outside_bots: bool = bool(room.outside_bots)
         """Whether bot accounts (docs/bot-api.md) may take a seat."""
+        self.rated: bool = bool(getattr(room, "rated", False))
+        """Whether the game's end changes its persons' ratings (app/ratings)."""
+        self.ratings: dict[int, Standing] = {}
+        """The seated persons' ratings in this game (user id → standing), shown beside their
+        names; read on load, when a person sits down and after a rated game's end."""
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
         self.seats: dict[Seat, tables.SeatInfo] = {}
@@ -123,6 +129,7 @@ class Table:
     async def load(self, session: AsyncSession) -> None:
         """Read seats, chat and the game (snapshot + move log) from the database."""
         self.seats = {s.seat: s for s in await tables.table_seats(session, self.id)}
+        self.ratings = await ratings_of(session, self.game_id, self.people())
         await self.chat.load(session)
         self.presence.all_offline()
         if self.rematch_slug is not None:
@@ -294,6 +301,19 @@ class Table:
     async def follow(self, msg: dict[str, Any]) -> None:
         """A change another process committed."""
         await self.follower.follow(msg)
+
+    def people(self) -> list[int]:
+        """The seated persons' ids."""
+        return [s.user_id for s in self.seats.values() if s.user_id is not None]
+
+    async def refresh_ratings(self) -> None:
+        """Read the seated persons' ratings again; if any changed, tell every connection."""
+        async with self.sessions() as session:
+            found = await ratings_of(session, self.game_id, self.people())
+        if found != self.ratings:
+            self.ratings = found
+            self.revision += 1
+            self.broadcast("state")
 
     # ---- telling people -----------------------------------------------------------------------
 

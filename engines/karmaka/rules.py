@@ -541,6 +541,16 @@ class Karmaka(Engine[State, Any, Options]):
         new.rng = Rng.from_seed(rng.next_u64())
         return new
 
+    def teams(self, state: State, num_players: int) -> list[list[Seat]]:
+        """Free for all: each seat alone; 2 on 2: seats 0+2 and 1+3; 2 on 1: the Wolf (seat 0)
+        against seats 1+2."""
+        sides: list[list[Seat]] = []
+        for seat in range(num_players):
+            team = team_of(state, seat)
+            if team not in sides:
+                sides.append(team)
+        return sides
+
     def progress(self, state: State, seat: Seat) -> tuple[int, ...]:
         """A bot's yardstick for a playout cut short: the rung reached, then the rings."""
         player = state.players[seat]

@@ -51,6 +51,8 @@ class TableIn(BaseModel):
     )
     friends_only: bool = False
     """Only the host's friends may sit (anyone who may see the table may watch)."""
+    rated: bool = False
+    """Whether the game's end changes its persons' ratings."""
 
 
 @router.post("/guest")
@@ -108,6 +110,7 @@ async def new_table(
         away_days=body.away_days,
         outside_bots=body.outside_bots,
         friends_only=body.friends_only,
+        rated=body.rated,
         store=tables.store,
     )
     await session.commit()

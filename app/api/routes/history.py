@@ -1,5 +1,6 @@
 """Finished games live on: "Your games" (every game you played, newest first, by game, a page
-at a time) and a person's public profile (their games at public tables and how they went)."""
+at a time) and a person's public profile (their games at public tables and how they went, and
+their ratings with a chart over time)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.errors import Refusal
 from app.history import import_game, parse_export
 from app.lobby import playable_engines
 from app.presentation.environment import templates
+from app.ratings.pages import rating_panels
 from app.store import friends, history, people
 from app.store.models import User
 
@@ -59,6 +61,7 @@ async def _games_page(
         "game": game_id or "",
         "choices": sorted(known),
         "stats": await history.game_stats(session, person_id, public_only),
+        "ratings": await rating_panels(session, person_id),
         "error": error,
         "friendship": await _friendship(session, viewer, person_id),
     }

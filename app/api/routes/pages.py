@@ -214,6 +214,7 @@ async def create_from_form(
             away_days=int(away) if (away := form.get("away_days") or "0").isdigit() else -1,
             outside_bots=form.get("outside_bots") in ("on", "true", "1"),
             friends_only=form.get("friends_only") in ("on", "true", "1"),
+            rated=form.get("rated") == "on",
             store=tables.store,
         )
         await session.commit()
