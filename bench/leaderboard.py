@@ -66,7 +66,7 @@ async def generate(url: str, count: int, people: int) -> tuple[float, dict[tuple
             await session.execute(
                 insert(User),
                 [
-                    {"id": i + 1, "name": f"Gracz {i + 1}"}
+                    {"id": i + 1, "name": f"Gracz {i + 1}", "name_key": f"gracz {i + 1}"}
                     for i in range(first, min(people, first + BATCH))
                 ],
             )

@@ -315,6 +315,7 @@ class PushOutbox(Base):
     due: Mapped[float] = mapped_column(Float, index=True)
     lease: Mapped[float | None] = mapped_column(Float, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[float] = mapped_column(Float)
 
 
 class Friendship(Base):

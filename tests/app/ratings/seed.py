@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert, update
 
+from app.accounts.names import name_key
 from app.ratings import store
 from app.ratings.model import rated_game
 from app.store.models import Game, RatingChange, Room, User
@@ -34,7 +35,7 @@ async def seed_rated_games(
     async with sessions.begin() as session:
         ids = {}
         for name in names[:people]:
-            user = User(name=name)
+            user = User(name=name, name_key=name_key(name))  # accounts: on the leaderboard
             session.add(user)
             await session.flush()
             ids[name] = user.id

@@ -13,27 +13,33 @@ from typing import Any
 import httpx
 from sqlalchemy import insert
 
+from app.accounts.names import name_key
 from app.ratings import store
 from app.ratings.chart import rating_chart
 from app.ratings.model import SCALE, Rating
-from app.store.models import RatingRow, User
+from app.store.models import BotAccount, RatingRow, User
 from tests.clients import Player
 from tests.conftest import Server
 from tests.tables import app_of, bot_table, play_until_over
 
 
 async def seed_board(server: Server, count: int) -> list[tuple[float, int, str]]:
-    """`count` persons rated in karmaka (some with ties, some with too few games); returns
-    the expected leaderboard as (μ, id, name), best first."""
+    """`count` persons rated in karmaka (some with ties, some with too few games, some guests
+    and one bot account: not listed); returns the expected leaderboard as (μ, id, name), best
+    first."""
     sessions = app_of(server).state.sessions
     now = datetime.now(UTC)
     async with sessions.begin() as session:
         ids = []
         for i in range(count):
-            user = User(name=f"Gracz {i}", created_at=now)
+            account = i % 11 != 3  # every eleventh a guest: rated, but not on the leaderboard
+            key = name_key(f"Gracz {i}") if account else None
+            user = User(name=f"Gracz {i}", name_key=key, created_at=now)
             session.add(user)
             await session.flush()
             ids.append(user.id)
+        owner = ids[0]
+        session.add(BotAccount(user_id=ids[1], owner_id=owner, token_hash="x" * 64, created=0.0))
         rows: list[dict[str, Any]] = []
         for i, uid in enumerate(ids):
             mu = 20.0 + (i % 7) * 1.5  # many ties on μ
@@ -50,7 +56,9 @@ async def seed_board(server: Server, count: int) -> list[tuple[float, int, str]]
             )
         await session.execute(insert(RatingRow), rows)
     listed = [
-        (r["mu"], r["user_id"], f"Gracz {ids.index(r['user_id'])}") for r in rows if r["games"] >= 5
+        (r["mu"], r["user_id"], f"Gracz {i}")
+        for i, r in enumerate(rows)
+        if r["games"] >= 5 and i % 11 != 3 and i != 1
     ]
     return sorted(listed, key=lambda t: (t[0], t[1]), reverse=True)
 
@@ -78,7 +86,7 @@ async def test_leaderboard_pages_by_key(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as client:
         html = (await client.get("/ratings/karmaka")).text
         assert html.count('<a href="/u/') == min(50, len(expected))
-        assert "Gracz" in html and 'rel="next"' not in html  # 42 fit on one page of 50
+        assert "Gracz" in html and 'rel="next"' not in html  # all fit on one page of 50
         assert (await client.get("/ratings/nope")).status_code == 404
         r = await client.get("/ratings")
         assert r.status_code == 303 and r.headers["location"].startswith("/ratings/")
