@@ -130,7 +130,7 @@ async def test_a_push_reaches_the_worker_in_polish(
         shown = await notifications(page, 1)
         assert len(shown) == 1, shown
         assert shown[0]["title"] == "Twój ruch: High Card"
-        assert shown[0]["body"] == f"Stolik {slug}: teraz Twój ruch."
+        assert shown[0]["body"] == f"Stół {slug}: teraz Twój ruch."
         assert shown[0]["tag"] == f"stolik-{slug}" and shown[0]["lang"] == "pl"
         assert shown[0]["data"]["url"] == f"/t/{slug}"
 

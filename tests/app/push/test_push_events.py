@@ -138,7 +138,7 @@ async def test_a_polish_person_reads_polish(db_url: str, tmp_path: Path, push: P
         await move(ala, "swap", 0)
         got = (await push.wait(1))[0].payload
         assert got["title"] == "Twój ruch: High Card", got
-        assert got["body"] == f"Stolik {slug}: teraz Twój ruch."
+        assert got["body"] == f"Stół {slug}: teraz Twój ruch."
         assert got["lang"] == "pl" and kinds(push, to_bartek) == ["turn"]
         await ala.close()
         await bartek.close()
