@@ -170,6 +170,23 @@ def expired(clock: Mapping[str, Any] | None, now: float) -> list[Seat]:
     return sorted(int(k) for k, d in clock["deadlines"].items() if d <= now)
 
 
+def banks_running_low(clock: dict[str, Any] | None, now: float) -> list[tuple[Seat, float]]:
+    """Seats deciding now whose bank, at the start of this decision a quarter of the full one
+    or more, has fallen below a quarter by `now`; each with the time its decision started
+    (so that a decision is told once)."""
+    if clock is None:
+        return []
+    full = CLOCKS[clock["spec"]].bank
+    per_decision = CLOCKS[clock["spec"]].per_decision
+    low = []
+    for key, started in clock["started"].items():
+        bank = clock["banks"].get(key, 0.0)
+        left = bank - max(0.0, now - started - per_decision)
+        if full > 0 and left < full / 4 <= bank:
+            low.append((int(key), float(started)))
+    return sorted(low)
+
+
 def next_deadline(clock: Mapping[str, Any] | None) -> float | None:
     """The earliest pending deadline, if any."""
     if clock is None or not clock["deadlines"]:

@@ -26,33 +26,13 @@ def playable_engines() -> list[Engine[Any, Any, Any]]:
     return [e for e in ENGINES if has_screen(e.spec.id)]
 
 
-async def create_table(
-    session: AsyncSession,
-    *,
-    host_id: int,
-    game_id: str,
-    num_seats: int,
-    options: dict[str, Any],
-    private: bool,
-    clock: str = "none",
-    bot_level: str = "normal",
-    away_days: int = 0,
-    store: Store,
-) -> Room:
-    """Validate and create a room; the host takes seat 0. Stored by `store`: in `session`,
-    which the caller commits, or at once (one statement on PostgreSQL, committed)."""
-    room = valid_table(
-        host_id=host_id,
-        game_id=game_id,
-        num_seats=num_seats,
-        options=options,
-        private=private,
-        clock=clock,
-        bot_level=bot_level,
-        away_days=away_days,
-    )
+async def create_table(session: AsyncSession, *, store: Store, **asked: Any) -> Room:
+    """Validate and create a room from what a host `asked` for (`valid_table`'s arguments);
+    the host takes seat 0. Stored by `store`: in `session`, which the caller commits, or at
+    once (one statement on PostgreSQL, committed)."""
+    room = valid_table(**asked)
     return await store.create_table(
-        session, room, tables.SeatInfo(0, host_id, "")
+        session, room, tables.SeatInfo(0, room.host_id, "")
     )  # (the name is the user's)
 
 
@@ -66,6 +46,9 @@ def valid_table(
     clock: str = "none",
     bot_level: str = "normal",
     away_days: int = 0,
+    outside_bots: bool = False,
+    friends_only: bool = False,
+    rated: bool = False,
 ) -> Room:
     """A new open room, not stored yet, from what a host asked for; `Refusal` if the game,
     seats, clock, bot level or options will not do."""
@@ -107,6 +90,9 @@ def valid_table(
         "clock": clock,
         "bot_level": bot_level,
         "away_days": away_days,
+        "outside_bots": outside_bots,
+        "friends_only": friends_only,
+        "rated": rated,
     }
     return tables.new_table(**fields)
 

@@ -25,7 +25,20 @@ from app import i18n, logs, memory
 from app.accounts import routes as account_routes
 from app.api.error_page import ErrorPage, NameFirst, ask_name
 from app.api.error_page import show as show_error_page
-from app.api.routes import api, devices, history, nights, pages, pwa, ws
+from app.api.routes import (
+    api,
+    bot_api,
+    bot_pages,
+    devices,
+    friends,
+    history,
+    nights,
+    pages,
+    push,
+    pwa,
+    ratings,
+    ws,
+)
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
 from app.guard import ActBudgets, Guard, RateBudgets
@@ -33,6 +46,7 @@ from app.history import Replays
 from app.i18n import N_, LanguageMiddleware
 from app.logs import RequestIds
 from app.metrics import Metrics
+from app.push.run import start_sender
 from app.realtime.bus import make_bus
 from app.realtime.connection import SendWatch
 from app.store.engine import make_engine, make_session_factory
@@ -82,11 +96,16 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         await bus.start(tables.follow)
         await tables.resume()
         ticker = asyncio.create_task(tables.run_ticker(settings.clock_tick))
+        sender = None
+        if settings.push:
+            sender = start_sender(settings, app.state.sessions, tables, runtime)
         memory.tune_gc()
         yield
-        ticker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await ticker
+        for task in (ticker, sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await tables.shutdown()
         await bus.stop()
         await tables.store.close()
@@ -120,12 +139,17 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     # of one router is a path of another, so the order changes nothing else.
     app.include_router(ws.router)
     app.include_router(api.router)
+    app.include_router(bot_api.router)
+    app.include_router(bot_pages.router)
     app.include_router(pages.router)
     app.include_router(devices.router)
     app.include_router(account_routes.router)
     app.include_router(history.router)
+    app.include_router(friends.router)
+    app.include_router(ratings.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)
+    app.include_router(push.router)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:

@@ -35,6 +35,13 @@ class Metrics:
             ["code"],
             registry=self.registry,
         )
+        self.pushes = Counter(
+            "stolik_pushes",
+            "Web Push rows settled by this process's sender, by outcome (sent, stale, gone, "
+            "dropped, later)",
+            ["outcome"],
+            registry=self.registry,
+        )
         self.act_latency = Histogram(
             "stolik_act_to_broadcast_seconds",
             "From a received act to its new state handed to every connection",

@@ -2,17 +2,20 @@
 
     python -m bench.arena --game karmaka --seats normal,random,random,random --games 200
 
-Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves). The
+Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves);
+with `--outside URL TOKEN` one seat is "outside", a program with a bot token playing on the
+server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). The
 order of the kinds rotates from game to game, so every kind plays from every position. Games
 run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
-kind, the win share (a shared win counts 1/k), its fair share, ties, mean score and place, and
-the decision time p50/p95 of every bot level.
+kind, the win share (a shared win counts 1/k) with its 95 % Wilson interval, its fair share,
+ties, mean score and place, and the decision time p50/p95 of every bot level.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -72,6 +75,12 @@ def run(
             results = list(pool.map(_job, jobs))
     else:
         results = [_job(job) for job in jobs]
+    return tally(seats, results, games)
+
+
+def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[str, Any]:
+    """The tallies per kind of `games` games' results (`play_one`'s, or `bench.outside`'s)."""
+    n = len(seats)
     tally: dict[str, dict[str, float]] = {
         kind: {"seats": 0, "wins": 0.0, "ties": 0, "score": 0.0, "place": 0.0} for kind in seats
     }
@@ -104,21 +113,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def wilson(wins: float, seats: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win share: `wins` of `seats` (a
+    shared win counts as a fraction)."""
+    if seats <= 0:
+        return 0.0, 1.0
+    p = wins / seats
+    centre = (p + z * z / (2 * seats)) / (1 + z * z / seats)
+    half = z * math.sqrt(p * (1 - p) / seats + z * z / (4 * seats * seats)) / (1 + z * z / seats)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
     """The printed table."""
     n = len(seats)
     lines = [
         f"{game}: {result['games']} games, seats {','.join(seats)}"
         + (f", {result['unfinished']} unfinished" if result["unfinished"] else ""),
-        f"{'kind':8} {'seats':>6} {'win share':>10} {'fair':>6} {'ties':>5} "
-        f"{'mean score':>11} {'mean place':>11}",
+        f"{'kind':8} {'seats':>6} {'win share':>10} {'95 % interval':>15} {'fair':>6} "
+        f"{'ties':>5} {'mean score':>11} {'mean place':>11}",
     ]
     for kind, t in result["tally"].items():
         played = t["seats"] or 1
         share = t["wins"] / played
+        low, high = wilson(t["wins"], t["seats"])
         lines.append(
-            f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {1 / n:>6.1%} {t['ties']:>5.0f} "
-            f"{t['score'] / played:>11.2f} {t['place'] / played:>11.2f}"
+            f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {f'{low:.1%}–{high:.1%}':>15} "
+            f"{1 / n:>6.1%} {t['ties']:>5.0f} {t['score'] / played:>11.2f} "
+            f"{t['place'] / played:>11.2f}"
         )
     for kind in LEVELS:
         ts = result["times"].get(kind)
@@ -141,12 +163,36 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="the game's options as JSON")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--outside",
+        nargs=2,
+        metavar=("URL", "TOKEN"),
+        help="play on the server at URL, seat kind `outside` being the bot with TOKEN "
+        "(bench/outside.py)",
+    )
+    parser.add_argument(
+        "--bot-cmd",
+        default=None,
+        help="with --outside: the bot program, given URL, TOKEN and --table=SLUG (default: "
+        "examples/bot.py; `none`: a bot that finds the tables by itself)",
+    )
     args = parser.parse_args()
     seats = args.seats.split(",")
+    kinds = ("random", *LEVELS) if args.outside is None else ("outside", *LEVELS)
     for kind in seats:
-        if kind != "random" and kind not in LEVELS:
-            parser.error(f"unknown seat kind {kind!r}")
-    result = run(args.game, seats, args.games, args.seed, json.loads(args.options), args.workers)
+        if kind not in kinds:
+            parser.error(f"unknown seat kind {kind!r} (one of {', '.join(kinds)})")
+    options = json.loads(args.options)
+    if args.outside is not None:
+        from bench import outside
+
+        if seats.count("outside") != 1 or len(seats) < 2:
+            parser.error("--outside needs exactly one seat `outside` and a built-in level")
+        command = None if args.bot_cmd == "none" else (args.bot_cmd or outside.DEFAULT_BOT)
+        url, token = args.outside
+        result = outside.run(url.rstrip("/"), token, args.game, seats, args.games, options, command)
+    else:
+        result = run(args.game, seats, args.games, args.seed, options, args.workers)
     print(report(args.game, seats, result))
 
 

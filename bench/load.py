@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import html
 import json
@@ -69,6 +70,8 @@ from typing import Any
 
 import httpx
 import orjson
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
@@ -86,6 +89,19 @@ TOAST_CODE = re.compile(r'id="toast"[^>]*data-code="([^"]*)"')
 
 class TableFailed(Exception):
     """The table cannot go on; the message says why (without the slug, so reasons add up)."""
+
+
+def subscription(endpoint: str) -> dict[str, Any]:
+    """A browser's push subscription at `endpoint` (its keys made as a browser makes them)."""
+    key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    point = key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    return {"endpoint": endpoint, "keys": {"p256dh": b64(point), "auth": b64(os.urandom(16))}}
 
 
 def why(exc: BaseException) -> str:
@@ -165,6 +181,8 @@ class Run:
     move_timeout: float
     seed: int
     think: float = 0.0
+    push: str = ""
+    """A push service every seated guest subscribes at ("": none)."""
     window_start: float = math.inf
     window_end: float = math.inf
     stopping: bool = False
@@ -330,6 +348,13 @@ class Table:
         ]
         for i, guest in enumerate(self.guests):
             await self.post(guest, None, "/api/guest", {"name": f"b{self.index}-{i}"})
+            if self.run.push:
+                await self.post(
+                    guest,
+                    None,
+                    "/push/subscriptions",
+                    subscription(f"{self.run.push}/p/{self.index}-{i}"),
+                )
         table = {"game": GAME, "seats": SEATS}
         self.slug = (await self.post(self.guests[0], None, "/api/tables", table))["slug"]
         await self.seat_and_start()
@@ -519,6 +544,12 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--server-pid", type=int, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--push",
+        default="",
+        help="a push service (bench/push_sink.py: http://127.0.0.1:8099) every seated guest "
+        "subscribes at, every event (the server needs PUSH_INSECURE_ENDPOINTS=true)",
+    )
     return parser.parse_args()
 
 
@@ -533,6 +564,7 @@ async def main() -> None:
         move_timeout=args.move_timeout,
         seed=args.seed,
         think=args.think,
+        push=args.push.rstrip("/"),
     )
     for pid in args.server_pid:
         if _stat_fields(pid) is None:

@@ -49,7 +49,9 @@ def offline_table(engine: Engine[Any, Any, Any], state: Any, players: int) -> Ta
         clock="normal",
         bot_level="normal",
         away_days=0,
+        outside_bots=False,
         rematch_slug=None,
+        friends_only=False,
     )
     hub = Table(None, room, _RUNTIME)  # type: ignore[arg-type]
     hub.seats = {s: SeatInfo(s, 100 + s, f"Player {s + 1}") for s in range(players)}

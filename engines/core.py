@@ -10,7 +10,8 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from types import UnionType
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -171,18 +172,109 @@ def copy_state(model: M) -> M:
 
     States hold lists, dicts, pydantic models and immutable values (ints, strings, tuples,
     frozen dataclasses such as cards), so new containers all the way down are enough; frozen
-    models are shared. The shared invariants check, for every engine, that the copy shares no
-    mutable container with the original (`check_copy_is_independent`).
+    models are shared. Each model class gets a copier compiled once from its field annotations
+    (`_compile_copier`: a `list[int]` field is one slice, a nested model its own copier),
+    falling back to the generic `_copy_value` where an annotation says too little (`Any`). The
+    shared invariants check, for every engine, that the copy shares no mutable container with
+    the original (`check_copy_is_independent`).
     """
-    if model.model_config.get("frozen"):
-        return model
+    try:
+        return _COPIERS[type(model)](model)  # type: ignore[no-any-return]
+    except KeyError:
+        return _copier(type(model))(model)  # type: ignore[no-any-return]
+
+
+def _copy_generic(model: Any) -> Any:
+    """The copy of a model whose fields the compiled copier cannot vouch for."""
     data = {name: _copy_value(value) for name, value in model.__dict__.items()}
-    new = type(model).__new__(type(model))
+    kind: type[BaseModel] = type(model)
+    new = kind.__new__(kind)
     object.__setattr__(new, "__dict__", data)
     object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
     object.__setattr__(new, "__pydantic_extra__", None)
     object.__setattr__(new, "__pydantic_private__", None)
     return new
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+"""The compiled copier of every model class met so far."""
+
+
+def _copier(kind: type[BaseModel]) -> Callable[[Any], Any]:
+    """The compiled copier of a model class (compiled on first use)."""
+    found = _COPIERS.get(kind)
+    if found is None:
+        _COPIERS[kind] = copy_state  # a model that contains itself copies through the lookup
+        found = _COPIERS[kind] = _compile_copier(kind)
+    return found
+
+
+def _copy_expr(annotation: Any, value: str, env: dict[str, Any]) -> str | None:
+    """Python source that copies `value` of this annotation, or None when it is immutable
+    (shared). Helpers it calls are added to `env`."""
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if annotation in (int, str, bool, float, type(None)) or origin in (Literal, tuple, frozenset):
+        return None
+    if origin in (Union, UnionType):
+        parts = [a for a in args if a is not type(None)]
+        var = _fresh(env)
+        inner = [_copy_expr(a, var, env) for a in parts]
+        if all(e is None for e in inner):
+            return None
+        if len(parts) == 1:
+            return f"(None if ({var} := {value}) is None else {inner[0]})"
+    elif origin is list and len(args) == 1:
+        var = _fresh(env)
+        item = _copy_expr(args[0], var, env)
+        return f"{value}[:]" if item is None else f"[{item} for {var} in {value}]"
+    elif origin is dict and len(args) == 2 and _copy_expr(args[1], "x", env) is None:
+        return f"{value}.copy()"
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation.model_config.get("frozen"):
+            return None
+        name = f"c{len(env)}"
+        env[name] = _copier(annotation)
+        return f"{name}({value})"
+    else:
+        params = getattr(annotation, "__dataclass_params__", None)
+        if isinstance(annotation, type) and params is not None and params.frozen:
+            return None
+    env["generic_value"] = _copy_value
+    return f"generic_value({value})"
+
+
+def _fresh(env: dict[str, Any]) -> str:
+    """A new variable name for the copier's source."""
+    env["#"] = env.get("#", 0) + 1
+    return f"v{env['#']}"
+
+
+def _compile_copier(kind: type[BaseModel]) -> Callable[[Any], Any]:
+    """A function that copies a model of class `kind` field by field (see `copy_state`)."""
+    if kind.model_config.get("frozen"):
+        return lambda model: model
+    names = list(kind.model_fields)
+    env: dict[str, Any] = {"kind": kind, "set": object.__setattr__, "generic": _copy_generic}
+    parts = []
+    for name in names:
+        expr = _copy_expr(kind.model_fields[name].annotation, f"d[{name!r}]", env)
+        parts.append(f"{name!r}: {expr or f'd[{name!r}]'}")
+    source = (
+        "def copy(model):\n"
+        "    d = model.__dict__\n"
+        f"    if len(d) != {len(names)} or type(model) is not kind:\n"
+        "        return generic(model)\n"
+        "    new = kind.__new__(kind)\n"
+        f"    set(new, '__dict__', {{{', '.join(parts)}}})\n"
+        "    set(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())\n"
+        "    set(new, '__pydantic_extra__', None)\n"
+        "    set(new, '__pydantic_private__', None)\n"
+        "    return new\n"
+    )
+    exec(source, env)  # compiled from the model's own field names and annotations only
+    copier: Callable[[Any], Any] = env["copy"]
+    return copier
 
 
 # --------------------------------------------------------------------------------------------
@@ -408,9 +500,18 @@ class Event:
         spectators: bool,
         params: Mapping[str, Any],
     ) -> Event:
+        """An event from its parts (fields filled directly: a frozen dataclass's `__init__`
+        sets them one `object.__setattr__` at a time, and every step of a bot's playout
+        makes events)."""
+        event = object.__new__(cls)
         if isinstance(message, Forms):
-            return cls(message[0], seats, spectators, dict(params), message[1])
-        return cls(message, seats, spectators, dict(params))
+            message, plural = message
+        else:
+            plural = None
+        event.__dict__.update(
+            message=message, seats=seats, spectators=spectators, params=dict(params), plural=plural
+        )
+        return event
 
     @classmethod
     def public(cls, message: str | Forms, **params: Any) -> Event:
@@ -510,9 +611,45 @@ class Step(Generic[S]):
 
 
 class ActionModel(BaseModel):
-    """The base of every game's action models: unknown fields are refused, values immutable."""
+    """The base of every game's action models: unknown fields are refused, values immutable.
+
+    Equality is pydantic's (same class, equal fields), checked directly: `apply` looks an
+    action up among the legal ones at every step of every bot playout.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BaseModel):
+            return type(other) is type(self) and self.__dict__ == other.__dict__
+        return NotImplemented
+
+
+def trusted(cls: type[A], **fields: Any) -> A:
+    """An action built from values the engine made itself, without pydantic's validation (the
+    legal actions of a busy position are listed at every step of a bot's playout). Give every
+    field, defaults and the `type` tag too; the shared invariants parse each legal action's
+    JSON back and compare, so a wrong value shows."""
+    new = cls.__new__(cls)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+
+
+def interned(cls: type[A], **fields: Any) -> A:
+    """The one shared instance of an action with these (hashable) fields: legal actions built
+    at every step of a bot's playout cost a dictionary look-up instead of a validation.
+    Actions are frozen, so sharing them is safe."""
+    key = (cls, *fields.items())
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = cls(**fields)
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,6 +749,11 @@ class Engine(abc.ABC, Generic[S, A, O]):
         (`engines.bots.evaluation.estimate`); it reads the bot's sampled (determinized) world.
         Worth giving for games whose random playouts run to hundreds of moves."""
         return None
+
+    def teams(self, state: S, num_players: int) -> list[list[Seat]]:
+        """The sides of the game: seats that win or lose together (optional; the default is
+        every seat on its own). Ratings treat a side as one team."""
+        return [[seat] for seat in range(num_players)]
 
     def parse_options(self, raw: JSON | None) -> O:
         """Validate options; raise `MalformedAction` with a readable message if invalid."""

@@ -82,13 +82,29 @@ async def seat_bots(host: Player, slug: str, seats: list[int], level: str = "eas
 
 
 async def bot_table(
-    server: Server, game: str, *, clock: str = "none", humans: int = 1, start: bool = True
+    server: Server,
+    game: str,
+    *,
+    clock: str = "none",
+    humans: int = 1,
+    start: bool = True,
+    rated: bool = False,
+    options: dict[str, Any] | None = None,
+    seats: int | None = None,
 ) -> tuple[list[Player], dict[str, Any]]:
     """A `game` table of `humans` people (the first hosts) and bots in every other seat."""
-    n = players(game)
+    n = seats or players(game)
     people = [await Player(server.url, server.ws_url).login(f"Person {i}") for i in range(humans)]
     r = await people[0].http.post(
-        "/api/tables", json={"game": game, "seats": n, "clock": clock, "bot_level": "easy"}
+        "/api/tables",
+        json={
+            "game": game,
+            "seats": n,
+            "clock": clock,
+            "bot_level": "easy",
+            "rated": rated,
+            "options": options or {},
+        },
     )
     r.raise_for_status()
     table: dict[str, Any] = r.json()

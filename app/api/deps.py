@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import i18n, identity
+from app import bot_accounts, i18n, identity
 from app.api.error_page import NameFirst
 from app.core.config import Settings
 from app.errors import Refusal
@@ -72,12 +72,22 @@ async def named_user(user: Annotated[User | None, Depends(get_user)]) -> User:
     return user
 
 
+async def get_bot(request: Request) -> User:
+    """The bot account of the request's `Authorization: Bearer` token (docs/bot-api.md), or a
+    401: `no_token` without one, `bad_token` for an unknown or revoked one."""
+    token = bot_accounts.bearer(request.headers)
+    if token is None:
+        raise Refusal("no_token", bot_accounts.NO_TOKEN, 401)
+    return await bot_accounts.bot_of_token(request.app.state.sessions, token)
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TablesDep = Annotated[Tables, Depends(get_tables)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 UserDep = Annotated[User | None, Depends(get_user)]
 RequiredUser = Annotated[User, Depends(require_user)]
 NamedUser = Annotated[User, Depends(named_user)]
+BotUser = Annotated[User, Depends(get_bot)]
 
 
 async def find_table(tables: Tables, slug: str, user_id: int | None, code: str | None) -> Table:

@@ -129,6 +129,32 @@ class Settings(BaseSettings):
         default=600.0, description="Seconds a table nobody uses stays in memory"
     )
 
+    push: bool = Field(
+        default=True,
+        description="Web Push notifications (your turn, game over…) to the devices that "
+        "turned them on; off: nothing is sent and the page offers none",
+    )
+    push_vapid_key: str = Field(
+        default="",
+        description="The VAPID private key (PEM, or the path of one); empty: generated once "
+        "into data_dir/vapid_private.pem",
+    )
+    push_contact: str = Field(
+        default="",
+        description="The contact push services see in the VAPID claim (mailto: or https: URL); "
+        "empty: the first of PUBLIC_ORIGINS, else mailto:stolik@example.org",
+    )
+    push_lease: float = Field(
+        default=60.0,
+        description="Seconds a sender holds a push it is sending; a process killed mid-send "
+        "leaves it to another after this",
+    )
+    push_insecure_endpoints: bool = Field(
+        default=False,
+        description="Accept http:// push endpoints (tests with a local push service only)",
+    )
+    push_poll: float = Field(default=1.0, description="Seconds between two looks at the outbox")
+
     metrics_token: str = Field(
         default="", description="Bearer token that opens /metrics; empty: /metrics is off"
     )
@@ -139,6 +165,14 @@ class Settings(BaseSettings):
     def origins(self) -> list[str]:
         """The configured public origins."""
         return [o.strip() for o in self.public_origins.split(",") if o.strip()]
+
+    @property
+    def push_subject(self) -> str:
+        """The VAPID `sub` claim."""
+        if self.push_contact:
+            return self.push_contact
+        https = [o for o in self.origins if o.startswith("https://")]
+        return https[0] if https else "mailto:stolik@example.org"
 
     @cached_property
     def resolved_database_url(self) -> str:

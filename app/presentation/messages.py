@@ -12,23 +12,42 @@ import orjson
 
 from app import clocks, i18n
 from app.presentation import cache, log
+from app.ratings import bots as bot_ratings
 from app.realtime.protocol import state_message
+from app.store.tables import SeatInfo
 from app.table.snapshot import Snapshot
+
+
+def _seat_rating(snap: Snapshot, info: SeatInfo | None) -> tuple[int | None, bool]:
+    """The shown rating beside a seat's name and whether it is provisional: a person's in the
+    table's game (None: not rated in it yet), a bot's fixed one for its level."""
+    if info is None:
+        return None, False
+    if info.bot_level is not None:
+        return bot_ratings.rating(snap.game_id, info.bot_level).shown, False
+    standing = snap.ratings.get(info.user_id or -1)
+    if standing is None:
+        return None, False
+    return standing.rating.shown, standing.provisional
 
 
 def _seat_info(snap: Snapshot, s: int, online: set[int]) -> dict[str, Any]:
     info = snap.seats.get(s)
     game = snap.game
+    rating, provisional = _seat_rating(snap, info)
     return {
         "seat": s,
         "name": info.shown_name if info else None,
         "online": s in online,
         "bot": info.bot_level if info else None,
+        "program": info.program if info else False,
         "control": info.control if info else None,
         # How the site speaks of the seat's person: "she", "he" or "neutral" (bots too).
         "grammar": info.grammar if info else "neutral",
         "offline_for": snap.offline_for(s) if info and not info.is_bot else None,
         "clock": clocks.seat_clock(game.clock, s) if game and not game.over else None,
+        "rating": rating,
+        "provisional": provisional,
     }
 
 
@@ -98,6 +117,7 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "status": snap.status,
         "closed_idle": snap.closed_idle,
         "private": snap.private,
+        "friends_only": snap.friends_only,
         "num_seats": snap.num_seats,
         "min_players": snap.engine.spec.min_players,
         "simultaneous": snap.engine.spec.simultaneous,
@@ -109,6 +129,8 @@ def _shared_table_info(snap: Snapshot, online: set[int], now: float) -> dict[str
         "clock": snap.clock_spec,
         "away_days": snap.away_days,
         "bot_level": snap.bot_level,
+        "outside_bots": snap.outside_bots,
+        "rated": snap.rated,
         "takeover_after": snap.takeover_after,
         "to_act": sorted(game.acting) if game else [],
         "seed_commitment": game.seed_commitment if game else None,
@@ -157,15 +179,34 @@ def encode_json(data: Any) -> str:
     return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def state_json_text(snap: Snapshot, seat: int | None, after_version: int) -> str:
+def state_json_text(
+    snap: Snapshot, seat: int | None, after_version: int, *, legal: bool = False
+) -> str:
     """`state_json`, encoded, made once per moment (`cache.for_moment`: version, table
-    revision, who is online, half second), audience, log start and language, and shared by
-    every socket of that audience (ten spectators at the same place receive one encoding)."""
+    revision, who is online, half second), audience, log start, language and `legal`, and
+    shared by every socket of that audience (ten spectators at the same place receive one
+    encoding)."""
     moment = cache.for_moment(snap)
-    key = ("json", seat, after_version, i18n.current())
+    key = ("json", seat, after_version, i18n.current(), legal)
     text = moment.get(key)
     if text is None:
         if len(moment) > 64:
             moment.clear()
-        text = moment[key] = encode_json(state_json(snap, seat, after_version, encoded_table=True))
+        msg = state_json(snap, seat, after_version, encoded_table=True)
+        if legal:
+            msg["legal"] = legal_actions(snap, seat)
+        text = moment[key] = encode_json(msg)
     return text
+
+
+def legal_actions(snap: Snapshot, seat: int | None) -> list[dict[str, Any]]:
+    """`seat`'s legal actions now as `act` messages carry them (none: a spectator, a seat
+    that need not act, or a seat a bot plays now)."""
+    game = snap.game
+    if game is None or seat is None or seat not in game.acting:
+        return []
+    info = snap.seats.get(seat)
+    if info is not None and info.bot_plays:
+        return []
+    engine = game.engine
+    return [engine.dump_action(a) for a in engine.legal_actions(game.state, seat)]

@@ -1,11 +1,12 @@
-"""The small fragments outside the table page: an error toast, the lobby's table list and
-chat lines (each the same for everyone who receives it)."""
+"""The small fragments outside the table page: an error toast, the lobby's table list, a
+person's invitations and chat lines."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.presentation.environment import templates
+from app.store.friends import InvitationRow
 from app.store.lobby import LobbyRow
 
 
@@ -23,6 +24,14 @@ def lobby_html(rows: list[LobbyRow], now: float) -> str:
     return env.get_template("partials/dashboard.html").render(ctx) + env.get_template(
         "partials/lobby_tables.html"
     ).render(ctx)
+
+
+def invitations_html(rows: list[InvitationRow], friend_requests: int) -> str:
+    """A person's invitations to tables and how many friend requests wait for them (the
+    lobby's box) as an out-of-band fragment."""
+    return templates.env.get_template("partials/invitations.html").render(
+        {"invitations": rows, "friend_requests": friend_requests, "oob": True}
+    )
 
 
 def chat_html(lines: list[dict[str, Any]], history: bool) -> str:

@@ -134,6 +134,7 @@ class Connection:
     overflow: bool = False
     too_slow: bool = False  # a push waited past SendWatch.timeout: the writer closes the socket
     signed_out: bool = False  # its device was signed out: nothing more is read or acted on
+    legal: bool = False  # JSON: each state carries the seat's legal actions (`?legal=1`)
 
     def sign_out(self) -> None:
         """Its device was signed out: from now on the reader handles no frame, and the writer

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push.notices import Notice
+from app.ratings.model import RatedGame
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room, User
 from app.store.moves import MoveRecord
@@ -40,13 +42,17 @@ level, a bot no id."""
 class MoveWrite:
     """A move to store at the table `room_id`, with what goes with it: the table's log
     `notes`, whether the seat is sent `away` (a bot plays it), and for the game's last move its
-    `result`."""
+    `result`, and for the last move of a rated table the game to `rating` (app/ratings: written
+    in the same transaction, so once)."""
 
     room_id: int
     move: MoveRecord
     result: dict[str, Any] | None = None
     notes: list[Event] = field(default_factory=list)
     away: bool = False
+    pushes: tuple[Notice, ...] = ()
+    """Web Push notices the move causes: their outbox rows are written in its transaction."""
+    rating: RatedGame | None = None
 
 
 @dataclass(frozen=True)

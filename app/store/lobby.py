@@ -9,7 +9,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.names import shown
+from app.ratings.model import PROVISIONAL_GAMES
+from app.ratings.model import shown as shown_rating
 from app.store.models import (
+    RatingRow,
     Room,
     SeatRow,
     User,
@@ -40,6 +43,11 @@ class LobbyRow:
     when the person is away (a vacation at a correspondence table; else None)."""
     turn_of: list[str] = field(default_factory=list)
     """The names of the others who must act now."""
+    friends_only: bool = False
+    rated: bool = False
+    host_rating: int | None = None
+    """The host's shown rating in the table's game (None: not rated in it yet)."""
+    host_provisional: bool = False
 
 
 async def lobby_rows(
@@ -60,8 +68,21 @@ async def lobby_rows(
     )
     mine = select(SeatRow.room_id).where(SeatRow.user_id == (user_id or -1))
     query = (
-        select(Room, User.name, func.coalesce(seated.c.n, 0), func.coalesce(seated.c.bots, 0))
+        select(
+            Room,
+            User.name,
+            func.coalesce(seated.c.n, 0),
+            func.coalesce(seated.c.bots, 0),
+            RatingRow.mu,
+            RatingRow.games,
+        )
         .join(User, User.id == Room.host_id)
+        .outerjoin(
+            RatingRow,
+            (RatingRow.user_id == Room.host_id)
+            & (RatingRow.game == Room.game_id)
+            & (RatingRow.games > 0),
+        )
         .outerjoin(seated, seated.c.room_id == Room.id)
         .where(Room.status.in_(("open", "playing")))
         .where(Room.private.is_(False) | Room.id.in_(mine))
@@ -83,7 +104,11 @@ async def lobby_rows(
             mine=r.id in my_rooms,
             clock=r.clock,
             invite_code=r.invite_code if r.id in my_rooms and r.private else None,
+            friends_only=r.friends_only,
+            rated=bool(r.rated),
+            host_rating=None if mu is None else shown_rating(mu),
+            host_provisional=(games or 0) < PROVISIONAL_GAMES,
         )
-        for r, host, n, bots in result.all()
+        for r, host, n, bots, mu, games in result.all()
     ]
     return sorted(rows, key=lambda row: not row.mine)

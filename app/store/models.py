@@ -1,4 +1,5 @@
-"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events.
+"""Database tables (SQLAlchemy 2): users, rooms, seats, games, moves, chat, room events,
+devices, friendships and invitations.
 
 Table models only; the pydantic shapes the API speaks live in app/schemas.py.
 """
@@ -11,6 +12,8 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
+    CheckConstraint,
     DateTime,
     Float,
     ForeignKey,
@@ -19,6 +22,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -84,6 +88,12 @@ class Room(Base):
     away; 0: none (app/clocks.py `AWAY_LIMITS`)."""
     rematch_slug: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The table created by "Play again" once this one finished (set once)."""
+    outside_bots: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether bot accounts (programs with a token, docs/bot-api.md) may take a seat."""
+    friends_only: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Only the host and the host's friends may sit (anyone who may see the table may watch)."""
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the game's end changes its persons' ratings (the host chose; app/ratings)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -253,3 +263,130 @@ class EmailLink(Base):
     purpose: Mapped[str] = mapped_column(String(8))
     expires: Mapped[float] = mapped_column(Float)
     used: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class BotAccount(Base):
+    """A bot account: a program that plays as its own person (a `users` row) with a token its
+    owner made on "Your bots" (docs/bot-api.md). Only the token's SHA-256 is kept; a revoked
+    token is refused from then on. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "bot_accounts"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    """The bot's own identity: the name at the table, the seat's person."""
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[float] = mapped_column(Float)
+    revoked: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class PushSubscription(Base):
+    """A device's Web Push subscription (RFC 8030/8291): where to send and with which keys,
+    and which events its person chose for it (`events`: ",turn,over," …; see app/push)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    device_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(64))
+    events: Mapped[str] = mapped_column(String(100))
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class PushOutbox(Base):
+    """A push waiting to go to one subscription, written in the transaction of the change
+    that caused it. A sender claims it for `lease` (epoch seconds); an expired lease is
+    claimed again, so a process killed mid-send loses nothing."""
+
+    __tablename__ = "push_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    subscription_id: Mapped[int] = mapped_column(
+        ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    due: Mapped[float] = mapped_column(Float, index=True)
+    lease: Mapped[float | None] = mapped_column(Float, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class Friendship(Base):
+    """Two people who are friends, or a friend request one of them sent (`accepted` None).
+
+    One row per pair, whoever asked: the pair is kept ordered (`low_id` < `high_id`), so the
+    database itself refuses a second row for the same two people and a friendship with
+    oneself. Times are epoch seconds of the server clock."""
+
+    __tablename__ = "friendships"
+    __table_args__ = (
+        UniqueConstraint("low_id", "high_id"),
+        CheckConstraint("low_id < high_id", name="ck_friendships_two_people"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    low_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    high_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    requester_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created: Mapped[float] = mapped_column(Float)
+    accepted: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class Invitation(Base):
+    """A person invited a friend to a table (one per table and friend; inviting again
+    renews it). Shown to the friend while the table waits or plays, until dismissed."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("room_id", "to_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A person's rating in one game (app/ratings): openskill's μ and σ, and how many rated
+    games it has."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "game", "mu", "user_id"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """One seat's rating change at the end of a rated game: written once (the unique
+    (game, seat) pair) in the transaction that stores the game's last move."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_rating_changes_game_seat"),
+        Index("ix_rating_changes_user", "user_id", "game", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    """The engine's id."""
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -5,16 +5,21 @@ from __future__ import annotations
 import secrets
 
 import asyncpg
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.store import bots
 from app.store.models import (
     Device,
     DeviceLink,
+    PushSubscription,
     User,
     utcnow,
 )
 from app.store.rows import insert_row
+
+BOT_DEVICE = "bot:"
+"""The device id of a bot's sockets is this and the bot's user id."""
 
 
 async def create_user(session: AsyncSession, name: str) -> User:
@@ -65,6 +70,18 @@ async def touch_device(session: AsyncSession, device_id: str, now: float) -> Non
     await session.execute(update(Device).where(Device.id == device_id).values(last_seen=now))
 
 
+async def touch_many(session: AsyncSession, device_ids: list[str], now: float) -> None:
+    """Note that these devices are in use now (each process notes those with a socket open
+    every `TOUCH_EVERY`, so a person on a page that only listens still counts as online)."""
+    for start in range(0, len(device_ids), 500):
+        chunk = device_ids[start : start + 500]
+        await session.execute(
+            update(Device)
+            .where(Device.id.in_(chunk), Device.revoked.is_(None))
+            .values(last_seen=now)
+        )
+
+
 async def list_devices(session: AsyncSession, user_id: int) -> list[Device]:
     """A person's signed-in devices, most recently used first."""
     rows = await session.execute(
@@ -91,11 +108,21 @@ async def revoke_devices(
     if keep is not None:
         query = query.where(Device.id != keep)
     result = await session.execute(query.values(revoked=now).returning(Device.id))
-    return sorted(result.scalars())
+    gone = sorted(result.scalars())
+    if gone:  # a signed-out browser gets no more pushes for the person (nor their rows)
+        await session.execute(delete(PushSubscription).where(PushSubscription.device_id.in_(gone)))
+    return gone
 
 
 async def revoked_among(session: AsyncSession, device_ids: list[str]) -> list[str]:
-    """Which of these devices are signed out (or no longer exist)."""
+    """Which of these devices are signed out (or no longer exist). A bot's sockets count as
+    device `bot:<id>` (app/bot_accounts.py), signed out when its token is revoked."""
+    bot_devices = [d for d in device_ids if d.startswith(BOT_DEVICE)]
+    if bot_devices:
+        ids = {int(d.removeprefix(BOT_DEVICE)): d for d in bot_devices}
+        gone = await bots.revoked_bots(session, sorted(ids))
+        people = [d for d in device_ids if not d.startswith(BOT_DEVICE)]
+        return [ids[b] for b in gone] + (await revoked_among(session, people) if people else [])
     found: dict[str, float | None] = {}
     for start in range(0, len(device_ids), 500):
         chunk = device_ids[start : start + 500]

@@ -12,6 +12,7 @@ import asyncpg
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push import outbox
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
@@ -101,9 +102,21 @@ class PgStore(SqlStore):
         return None
 
     async def record_move(self, write: MoveWrite) -> None:
-        if write.notes or write.away:  # with what goes with it: the transaction of `SqlStore`
+        if write.notes or write.away or write.rating is not None:
+            # with what goes with it (a rated game's ratings too): the transaction of `SqlStore`
             return await super().record_move(write)
         move, result = write.move, write.result
+        if write.pushes:  # the move and its push notices' outbox rows: one short transaction
+            async with self.pool.acquire() as conn, conn.transaction():
+                if result is None:
+                    stored = await moves.record_move_at_once(conn, move)
+                else:
+                    stored = await moves.record_last_move_at_once(conn, move, result)
+                if stored:
+                    await outbox.enqueue_at_once(conn, write.pushes)
+            if not stored:
+                raise Conflict
+            return
         if result is None:
             stored = await self.writer.record(move)
         else:  # at once, outside the batches (a game's moves come one at a time)

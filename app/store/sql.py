@@ -13,6 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push import outbox
+from app.ratings import store as ratings
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated
 from app.store.engine import SessionFactory
@@ -121,15 +123,22 @@ class SqlStore:
 
     async def record_move(self, write: MoveWrite) -> None:
         move, room_id = write.move, write.room_id
-        async with self.sessions.begin() as session:
-            if not await moves.record_move(session, move, write.result):
-                raise Conflict
-            for note in write.notes:
-                await add_table_event(session, room_id, move.from_version + 1, note)
-            if write.away:
-                await tables.set_control(session, room_id, move.seat, "away")
-            if write.result is not None:
-                await tables.set_table(session, room_id, status="finished")
+        try:
+            async with self.sessions.begin() as session:
+                if not await moves.record_move(session, move, write.result):
+                    raise Conflict
+                for note in write.notes:
+                    await add_table_event(session, room_id, move.from_version + 1, note)
+                if write.away:
+                    await tables.set_control(session, room_id, move.seat, "away")
+                if write.result is not None:
+                    await tables.set_table(session, room_id, status="finished")
+                    if write.rating is not None:
+                        await ratings.record_result(session, write.rating)
+                if write.pushes:
+                    await outbox.enqueue(session, write.pushes)
+        except IntegrityError:  # the game was rated already: nothing of this is written
+            raise Conflict from None
 
     # ---- people
 

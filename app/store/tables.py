@@ -17,6 +17,7 @@ from app import i18n
 from app.accounts.names import shown
 from app.i18n import N_
 from app.store.models import (
+    BotAccount,
     Room,
     SeatRow,
     User,
@@ -50,6 +51,8 @@ class SeatInfo:
     """How the person chose to be spoken of ("she", "he", "neutral"; None: not chosen)."""
     away: tuple[float, float] | None = None
     """The person's last vacation (since, until), if they ever set one."""
+    program: bool = False
+    """A bot account's seat: a program playing with a token (docs/bot-api.md), shown so."""
 
     @property
     def grammar(self) -> str:
@@ -89,14 +92,14 @@ async def create_room(session: AsyncSession, *, host_seat: int = 0, **fields: An
 def new_table(**fields: Any) -> Room:
     """An open room not stored yet, with a new slug and invite code: `fields` are the `Room`
     columns the caller knows (host_id, game_id, options, num_seats, private, clock,
-    bot_level)."""
+    bot_level, outside_bots, away_days, friends_only, rated)."""
     return Room(
         slug=secrets.token_urlsafe(6),
         invite_code=secrets.token_urlsafe(9),
         status="open",
         rematch_slug=None,
         created_at=utcnow(),
-        **fields,
+        **{"outside_bots": False, "away_days": 0, "friends_only": False, "rated": False, **fields},
     )
 
 
@@ -140,8 +143,10 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             User.gender,
             User.away_since,
             User.away_until,
+            BotAccount.user_id.is_not(None),
         )
         .outerjoin(User, User.id == SeatRow.user_id)
+        .outerjoin(BotAccount, BotAccount.user_id == SeatRow.user_id)
         .where(SeatRow.room_id == room_id)
         .order_by(SeatRow.seat)
     )
@@ -154,8 +159,9 @@ async def table_seats(session: AsyncSession, room_id: int) -> list[SeatInfo]:
             control,
             gender,
             away_window(since, until),
+            bool(program),
         )
-        for seat, uid, name, level, control, gender, since, until in result.all()
+        for seat, uid, name, level, control, gender, since, until, program in result.all()
     ]
 
 
@@ -310,8 +316,9 @@ WITH linked AS (
 ),
 room AS (
     INSERT INTO rooms (slug, game_id, options, num_seats, private, invite_code, host_id, status,
-                       clock, bot_level, rematch_slug, created_at, away_days)
-    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18
+                       clock, bot_level, rematch_slug, created_at, away_days, outside_bots,
+                       friends_only, rated)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, 'open', $8, $9, NULL, $10, $18, $19, $20, $21
     WHERE $11::integer IS NULL OR EXISTS (SELECT 1 FROM linked)
     RETURNING rooms.id
 ),
@@ -364,6 +371,9 @@ async def create_table_at_once(
         line.get("text"),
         as_json(line.get("params")),
         room.away_days or 0,
+        bool(room.outside_bots),
+        bool(room.friends_only),
+        bool(room.rated),
     )
     if room_id is None:
         return False
@@ -373,10 +383,11 @@ async def create_table_at_once(
 
 _ROOM_NOW = """
 SELECT rooms.status, seats.seat, seats.user_id, users.name, seats.bot_level, seats.control,
-    users.gender, users.away_since, users.away_until
+    users.gender, users.away_since, users.away_until, bot_accounts.user_id IS NOT NULL
 FROM rooms
 LEFT JOIN seats ON seats.room_id = rooms.id
 LEFT JOIN users ON users.id = seats.user_id
+LEFT JOIN bot_accounts ON bot_accounts.user_id = seats.user_id
 WHERE rooms.id = $1
 ORDER BY seats.seat
 """
@@ -400,6 +411,7 @@ async def table_now_at_once(
             r[5],
             r[6],
             away_window(r[7], r[8]),
+            bool(r[9]),
         )
         for r in rows
         if r[1] is not None

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app import bots, clocks
 from app.errors import Refusal
+from app.push.notices import Notice
 from app.store import people
 from app.store.outage import refused_while_down
 from app.table.collaborator import Collaborator
@@ -35,6 +36,8 @@ class Bots(Collaborator):
         self.others: set[asyncio.Task[None]] = set()
         """Background tasks of the table (a returning player taking a seat back)."""
         self._stopping = False
+        self.warned: set[tuple[Seat, float]] = set()
+        """Decisions (seat, when it started) already told their bank is running low."""
 
     @property
     def busy(self) -> bool:
@@ -128,6 +131,7 @@ class Bots(Collaborator):
         now = table.runtime.now()
         if not table.leading:
             now -= table.runtime.follower_grace
+        await self._warn_low_banks(now)
         for seat in clocks.expired(table.clock_now(), now):
             try:
                 with refused_while_down():
@@ -155,6 +159,22 @@ class Bots(Collaborator):
         table.revision += 1
         table.broadcast("state")
         return True
+
+    async def _warn_low_banks(self, now: float) -> None:
+        """Web Push: a person deciding whose extra time falls below a quarter hears it once
+        per decision (from the process that made the table's last change only)."""
+        table = self.table
+        game = table.game
+        if not table.runtime.push.enabled or not table.leading or game is None:
+            return
+        notices = []
+        for seat, started in clocks.banks_running_low(game.clock, now):
+            info = table.seats.get(seat)
+            if info is None or info.user_id is None or (seat, started) in self.warned:
+                continue
+            self.warned.add((seat, started))
+            notices.append(Notice(info.user_id, "bank", table.id, game.version, now))
+        await table.runtime.push.write(table.sessions, notices, now)
 
     async def settle(self) -> None:
         """Wait until no bot is thinking (tests and shutdown)."""

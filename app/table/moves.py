@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from app import clocks
 from app.errors import Refusal
 from app.i18n import N_
+from app.push import notices
+from app.ratings.model import RatedGame, rated_game
 from app.realtime.protocol import Act
 from app.store.base import Conflict, MoveWrite
 from app.store.moves import MoveRecord
@@ -97,11 +99,20 @@ class Moves(Collaborator):
             clock=move.clock,
             chain=move.chain,
         )
+        pushes = self._pushes(game, move) if table.runtime.push.enabled else ()
         started = time.perf_counter()
         try:
             with refused_while_down():  # nothing written: the move is refused, "try again"
                 await table.store.record_move(
-                    MoveWrite(table.id, record, result, move.notes, move.away)
+                    MoveWrite(
+                        table.id,
+                        record,
+                        result,
+                        move.notes,
+                        move.away,
+                        pushes=pushes,
+                        rating=self._rated(move),
+                    )
                 )
             ok = True
         except Conflict:
@@ -123,11 +134,54 @@ class Moves(Collaborator):
                     "timed_out": timed_out,
                 },
             )
+        if pushes:
+            table.runtime.push.wake()
         # Committed: only now does the new version become visible to anyone.
         table.leading = True
         table.follower.publish_move(move, game.db_id, new_version)
         self.advance(move)
         return game.version
+
+    def _pushes(self, game: GameLive, move: Committed) -> tuple[notices.Notice, ...]:
+        """The Web Push notices of a move about to be stored (written in its transaction):
+        whose turn starts, the places when the game ends. (A bank running low is told by the
+        clock's tick, while the person decides: `Bots.tick`.)"""
+        table = self.table
+        humans = {s: i.user_id for s, i in table.seats.items() if i.user_id is not None}
+        playing = {s: u for s, u in humans.items() if table.seats[s].control is None}
+        fresh = (move.changed & move.acting) - {move.seat}  # the actor's own page shows it
+        return tuple(
+            notices.after_move(
+                room_id=table.id,
+                version=game.version + 1,
+                people=humans if move.outcome is not None else playing,
+                acting_now=fresh,
+                slow=clocks.is_slow(table.clock_spec),
+                offline_for={s: table.presence.offline_for(s) for s in fresh},
+                now=table.runtime.now(),
+                ranks=move.outcome.ranks if move.outcome is not None else None,
+            )
+        )
+
+    def _rated(self, move: Committed) -> RatedGame | None:
+        """The ratings' view of a rated table's last move: each seat's side, place, person or
+        bot, and whether a bot was finishing the game for its person (resigned, away after
+        running out of time or going offline, autopilot — then it counts as last)."""
+        table = self.table
+        game = table.game
+        if move.outcome is None or not table.rated or game is None:
+            return None
+        sitters = {
+            seat: (
+                info.user_id,
+                info.bot_level,
+                info.bot_level is None
+                and (info.control is not None or (move.away and seat == move.seat)),
+            )
+            for seat, info in table.seats.items()
+        }
+        teams = game.engine.teams(move.step.state, len(table.seats))
+        return rated_game(game.engine.spec.id, game.db_id, teams, move.outcome.ranks, sitters)
 
     def _committed(
         self, game: GameLive, seat: Seat, action: Any, step: Step[Any], timed_out: bool
@@ -195,6 +249,8 @@ class Moves(Collaborator):
         if game.over:
             table.status = "finished"
             table.on_lobby_change()
+            if table.rated:  # the ratings just written (here or by another process)
+                table.bots.background(table.refresh_ratings())
         elif game.clock is not None:
             table.on_lobby_change()
         table.broadcast("state")

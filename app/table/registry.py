@@ -58,6 +58,10 @@ class Tables:
         applied once the table is kept, so none is lost at the subscription's boundary."""
         self.runtime.metrics.watch(self.sample)
 
+    def loaded(self, slug: str) -> Table | None:
+        """The table of a room if this process has it in memory now (nothing loaded)."""
+        return self._tables.get(slug)
+
     async def get(self, slug: str) -> Table | None:
         """The table of a room, or None if no such room exists."""
         table = self._tables.get(slug)
@@ -115,6 +119,7 @@ class Tables:
         table.presence.all_offline()
         self._keep(table)
         self.runtime.bus.watch_soon(table.slug)
+        table.bots.background(table.refresh_ratings())
         return table
 
     def _forget(self, table: Table) -> None:
@@ -179,6 +184,9 @@ class Tables:
             return
         if kind == "signout":
             self._signed_out_here(int(msg["u"]), [str(d) for d in msg["d"]])
+            return
+        if kind == "notice":
+            self._notified_here(int(msg["u"]), str(msg["n"]))
             return
         if kind == "resubscribed" or kind == "resync":
             # Our bus lost Redis for a while, or another process could not publish for a
@@ -338,7 +346,7 @@ class Tables:
 
     async def run_ticker(self, interval: float, beat_every: float = 5.0) -> None:
         """Forever: enforce clocks every `interval` s and beat every `beat_every` s."""
-        last_beat = last_alive = 0.0
+        last_beat = last_alive = last_touch = 0.0
         while True:
             await asyncio.sleep(interval)
             try:
@@ -353,6 +361,9 @@ class Tables:
                 if now - last_beat >= beat_every:
                     last_beat = now
                     await self.beat()
+                if now - last_touch >= identity.TOUCH_EVERY:
+                    last_touch = now
+                    await self.touch_devices()
             except Exception:
                 logger.exception("clock tick failed")
 
@@ -438,6 +449,26 @@ class Tables:
         every process."""
         self._lobby_here()
         self.runtime.bus.lobby_changed()
+
+    def person_notified(self, user_id: int, kind: str) -> None:
+        """Something new for a person (`kind`: "invite", "request"): their open lobby pages,
+        in every process, are told to fetch it."""
+        self._notified_here(user_id, kind)
+        if self.runtime.bus.enabled:
+            self.runtime.bus.send({"k": "notice", "u": user_id, "n": kind})
+
+    def _notified_here(self, user_id: int, kind: str) -> None:
+        for conn in self.lobby:
+            if conn.user_id == user_id:
+                conn.notify(kind)
+
+    async def touch_devices(self) -> None:
+        """Note in the database that the devices with a socket open here are in use (who is
+        online: app/store/friends.py `ONLINE_WITHIN`)."""
+        open_devices = self.sockets.devices()
+        if open_devices:
+            async with self.sessions.begin() as session:
+                await people.touch_many(session, open_devices, self.runtime.now())
 
     def _lobby_here(self) -> None:
         """Tell this process's lobby connections that the table list changed."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.errors import Refusal
 from app.i18n import N_
+from app.push.notices import Notice
 from app.store import tables
 from app.store.base import Conflict
 from app.table.collaborator import Collaborator
@@ -56,6 +57,8 @@ class Rematcher(Collaborator):
                     "clock": table.clock_spec,
                     "bot_level": table.bot_level,
                     "away_days": table.away_days,
+                    "outside_bots": table.outside_bots,
+                    "rated": table.rated,
                 }
                 try:
                     room = tables.new_table(**fields)
@@ -66,6 +69,13 @@ class Rematcher(Collaborator):
                     table.rematch_slug = room.slug
                     table.rematch_code = room.invite_code
                     table.on_table_created(room, created)
+                    now = table.runtime.now()
+                    invited = [
+                        Notice(i.user_id, "invite", room.id, 0, now)
+                        for i in table.seats.values()
+                        if i.user_id is not None and i.user_id != user_id
+                    ]
+                    await table.runtime.push.write(table.sessions, invited, now)
                 except Conflict:
                     # Another process linked a rematch first: everyone joins that one.
                     async with table.sessions() as session:

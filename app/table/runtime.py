@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from app.memory import Trimmer
 from app.metrics import Metrics
+from app.push.outlet import PushOutlet
 from app.realtime.bus import LocalBus, RedisBus
 from app.realtime.connection import SendWatch
 
@@ -26,6 +27,8 @@ class Runtime:
     bus: LocalBus | RedisBus = field(default_factory=LocalBus)
     trimmer: Trimmer = field(default_factory=Trimmer)
     sends: SendWatch = field(default_factory=lambda: SendWatch())
+    push: PushOutlet = field(default_factory=PushOutlet)
+    """Web Push: on or off here, and the sender to wake after writing outbox rows."""
     follower_grace: float = 5.0
     """With several processes: how much longer than the process that made the last change a
     follower waits before it moves for a bot or an expired clock itself (in case that process

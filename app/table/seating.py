@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
-from app.store import games, tables
+from app.push.notices import Notice
+from app.ratings.store import ratings_of
+from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
 from app.table.collaborator import Collaborator
@@ -69,10 +71,30 @@ class Seating(Collaborator):
 
     @judged_again
     async def join(
-        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+        self,
+        user_id: int,
+        name: str,
+        seat: Seat | None = None,
+        gender: str | None = None,
+        *,
+        bot: bool = False,
     ) -> Seat:
-        """Take a free seat (the first one if none is named)."""
+        """Take a free seat (the first one if none is named); `bot`: a bot account, only at
+        a table whose host lets outside bots sit; at a friends-only table, only the host's
+        friends may."""
         table = self.table
+        if bot and not table.outside_bots:
+            raise Refusal(
+                "no_outside_bots", N_("The host of this table does not let outside bots sit."), 403
+            )
+        if table.friends_only and user_id != table.host_id:
+            async with table.sessions() as session:
+                if not await friends.are_friends(session, table.host_id, user_id):
+                    raise Refusal(
+                        "friends_only",
+                        N_("Only the host's friends can take a seat at this table."),
+                        403,
+                    )
         async with table.lock:
             if table.status != "open":
                 raise Refusal("already_started", N_("This table has already started."))
@@ -92,7 +114,9 @@ class Seating(Collaborator):
             await self._write(
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
-            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender)
+            table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
+            async with table.sessions() as session:
+                table.ratings.update(await ratings_of(session, table.game_id, [user_id]))
             table.changed("join")
             return seat
 
@@ -234,6 +258,18 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
+        # Pushes: "started" to the others; at a slow table also "your turn" to whoever of
+        # them acts first.
+        others = {s: i.user_id for s, i in table.seats.items() if i.user_id not in (None, user_id)}
+        first = [s for s in acting if s in others] if clocks.is_slow(table.clock_spec) else []
+        await table.runtime.push.write(
+            table.sessions,
+            [
+                *(Notice(u, "start", table.id, 0, now) for u in others.values() if u is not None),
+                *(Notice(u, "turn", table.id, 0, now) for s in first if (u := others[s])),
+            ],
+            now,
+        )
 
     @judged_again
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:
@@ -262,12 +298,13 @@ class Seating(Collaborator):
 
     @judged_again
     async def remove_bot(self, user_id: int, seat: Seat) -> None:
-        """The host takes a bot out of its seat before the start."""
+        """The host takes a bot (a built-in one, or a bot account) out of its seat before the
+        start."""
         table = self.table
         async with table.lock:
             self._host_before_start(user_id, N_("Only the host can remove bots."))
             info = table.seats.get(seat)
-            if info is None or not info.is_bot:
+            if info is None or not (info.is_bot or info.program):
                 raise Refusal("not_a_bot", N_("There is no bot in that seat."))
 
             await self._write(table.store.free_seat(table.id, table.status, seat), self._still_open)

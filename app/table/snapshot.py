@@ -10,10 +10,11 @@ fragments) is drawn once however often people come and go."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from app.ratings.store import Standing
 from app.store.tables import SeatInfo, seat_of
 from app.table.live import Audiences, GameLive, LogKey
 from engines.core import Engine, Event, Outcome, Seat
@@ -106,6 +107,7 @@ class Snapshot:
     engine: Engine[Any, Any, Any]
     status: str
     private: bool
+    friends_only: bool
     num_seats: int
     invite_code: str
     host_id: int
@@ -114,6 +116,7 @@ class Snapshot:
     away_days: int
     """The longest pause per decision (days) for a player who is away (correspondence)."""
     bot_level: str
+    outside_bots: bool
     rematch_slug: str | None
     rematch_code: str | None
     takeover_after: float
@@ -127,6 +130,10 @@ class Snapshot:
     """The server's clock (the presentation shows times relative to it)."""
     closed_idle: bool = False
     """Closed by itself: nobody but its host and bots used it (app/table/idle)."""
+    rated: bool = False
+    """Whether the game's end changes its persons' ratings."""
+    ratings: Mapping[int, Standing] = field(default_factory=lambda: MappingProxyType({}))
+    """The seated persons' ratings in this game (user id → standing)."""
 
     @property
     def version(self) -> int:
@@ -153,6 +160,7 @@ class Snapshot:
             engine=table.engine,
             status=table.status,
             private=table.private,
+            friends_only=table.friends_only,
             num_seats=table.num_seats,
             invite_code=table.invite_code,
             host_id=table.host_id,
@@ -160,6 +168,7 @@ class Snapshot:
             clock_spec=table.clock_spec,
             away_days=table.away_days,
             bot_level=table.bot_level,
+            outside_bots=table.outside_bots,
             rematch_slug=table.rematch_slug,
             rematch_code=table.rematch_code,
             takeover_after=table.runtime.takeover_after,
@@ -170,4 +179,6 @@ class Snapshot:
             offline_since=MappingProxyType(dict(table.presence.offline_since)),
             now=table.runtime.now,
             closed_idle=table.closed_idle,
+            rated=table.rated,
+            ratings=MappingProxyType(dict(table.ratings)),
         )

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import clocks
 from app.errors import Refusal
+from app.ratings.store import Standing, ratings_of
 from app.realtime.protocol import Act
 from app.store import games, tables
 from app.store.base import Store
@@ -76,6 +77,8 @@ class Table:
         self.options: dict[str, Any] = dict(room.options)
         self.num_seats: int = room.num_seats
         self.private: bool = room.private
+        self.friends_only: bool = bool(room.friends_only)
+        """Only the host and the host's friends may sit (app/friends)."""
         self.invite_code: str = room.invite_code
         self.host_id: int = room.host_id
         self.status: str = room.status
@@ -83,6 +86,13 @@ class Table:
         self.bot_level: str = room.bot_level
         self.away_days: int = room.away_days or 0
         """The longest pause per decision (days) for a player who is away (slow clocks)."""
+        self.outside_bots: bool = bool(room.outside_bots)
+        """Whether bot accounts (docs/bot-api.md) may take a seat."""
+        self.rated: bool = bool(getattr(room, "rated", False))
+        """Whether the game's end changes its persons' ratings (app/ratings)."""
+        self.ratings: dict[int, Standing] = {}
+        """The seated persons' ratings in this game (user id → standing), shown beside their
+        names; read on load, when a person sits down and after a rated game's end."""
         self.rematch_slug: str | None = room.rematch_slug
         self.rematch_code: str | None = None
         self.seats: dict[Seat, tables.SeatInfo] = {}
@@ -119,6 +129,7 @@ class Table:
     async def load(self, session: AsyncSession) -> None:
         """Read seats, chat and the game (snapshot + move log) from the database."""
         self.seats = {s.seat: s for s in await tables.table_seats(session, self.id)}
+        self.ratings = await ratings_of(session, self.game_id, self.people())
         await self.chat.load(session)
         self.presence.all_offline()
         if self.rematch_slug is not None:
@@ -229,11 +240,17 @@ class Table:
     # ---- what people do (each handled by its collaborator) ------------------------------------
 
     async def join(
-        self, user_id: int, name: str, seat: Seat | None = None, gender: str | None = None
+        self,
+        user_id: int,
+        name: str,
+        seat: Seat | None = None,
+        gender: str | None = None,
+        *,
+        bot: bool = False,
     ) -> Seat:
         """Take a free seat (the first one if none is named); `gender`: how the person
-        chose to be spoken of."""
-        return await self.seating.join(user_id, name, seat, gender)
+        chose to be spoken of; `bot`: a bot account (only where outside bots may sit)."""
+        return await self.seating.join(user_id, name, seat, gender, bot=bot)
 
     async def leave(self, user_id: int) -> None:
         """Give up a seat before the start."""
@@ -284,6 +301,19 @@ class Table:
     async def follow(self, msg: dict[str, Any]) -> None:
         """A change another process committed."""
         await self.follower.follow(msg)
+
+    def people(self) -> list[int]:
+        """The seated persons' ids."""
+        return [s.user_id for s in self.seats.values() if s.user_id is not None]
+
+    async def refresh_ratings(self) -> None:
+        """Read the seated persons' ratings again; if any changed, tell every connection."""
+        async with self.sessions() as session:
+            found = await ratings_of(session, self.game_id, self.people())
+        if found != self.ratings:
+            self.ratings = found
+            self.revision += 1
+            self.broadcast("state")
 
     # ---- telling people -----------------------------------------------------------------------
 

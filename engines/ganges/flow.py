@@ -627,7 +627,7 @@ def end_turn(state: State, events: Events) -> None:
         state.phase = 2
         begin_turn(state, events)
         return
-    state.track_history.append([flipped_count(p) for p in state.players])
+    state.track_history.append(tuple(flipped_count(p) for p in state.players))
     if any(has_finished(p) for p in state.players):
         state.over = True
         state.prompt = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from typing import NamedTuple
 
 from engines.core import IllegalAction
 from engines.ganges.cards import CARDS, DIE_VALUES, Card, colour_word
@@ -21,9 +22,8 @@ MAX_DIE = max(DIE_VALUES)
 MIN_DIE = min(DIE_VALUES)
 
 
-@dataclass(frozen=True)
-class Die:
-    """A hand card seen as a die."""
+class Die(NamedTuple):
+    """A hand card seen as a die (a named tuple: hands are read as dice at every step)."""
 
     card: str
     colour: str
@@ -133,36 +133,65 @@ def building_payments(building: Card, hand: list[Die], karma: int, admins: int) 
     Equal dice are merged (the first such cards in hand order are named); jokers are declared
     6 except the last, which takes what is left, so every listed payment hits the sum exactly.
     """
-    cost = building.min_sum
     groups: dict[int, list[str]] = {}
     for d in hand:
         if d.colour == building.cost_colour:
             groups.setdefault(d.value, []).append(d.card)
+    return grouped_payments(building.min_sum, groups, karma, admins)
+
+
+def dice_by_colour(hand: list[Die]) -> dict[str, dict[int, list[str]]]:
+    """The hand's cards by die colour, then by value, in hand order (`grouped_payments`)."""
+    out: dict[str, dict[int, list[str]]] = {}
+    for d in hand:
+        out.setdefault(d.colour, {}).setdefault(d.value, []).append(d.card)
+    return out
+
+
+def grouped_payments(
+    cost: int, groups: dict[int, list[str]], karma: int, admins: int
+) -> list[Payment]:
+    """`building_payments` for a cost of `cost` from the dice of its colour grouped by value
+    (each group's cards in hand order)."""
     values = sorted(groups)
     out: list[Payment] = []
     for counts in product(*(range(len(groups[v]) + 1) for v in values)):
-        cards = tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
-        chosen = [v for v, n in zip(values, counts, strict=True) for _ in range(n)]
-        total = sum(chosen)
-        if chosen and total >= cost:
-            if total - min(chosen) < cost:
-                out.append(Payment(cards))
+        total = number = 0
+        lowest = MAX_DIE
+        for v, n in zip(values, counts, strict=True):
+            if n:
+                total += v * n
+                number += n
+                if v < lowest:
+                    lowest = v
+        if number and total >= cost:
+            if total - lowest < cost:
+                out.append(Payment(_cards(groups, values, counts)))
             continue
         gap = cost - total
         needed = -(-gap // MAX_DIE)
         if needed <= admins:
             jokers = (MAX_DIE,) * (needed - 1) + (gap - MAX_DIE * (needed - 1),)
-            out.append(Payment(cards, jokers=jokers))
-        if not chosen:
+            out.append(Payment(_cards(groups, values, counts), jokers=jokers))
+        if not number:
             continue
         # Karma closes the rest of the gap, alone or after jokers declared 6 (fewer jokers
         # than `needed`, so the administrators saved are the trade-off).
-        room = sum(MAX_DIE - v for v in chosen)
+        room = MAX_DIE * number - total
         for j in range(min(admins, needed - 1) + 1):
             rest = gap - MAX_DIE * j
             if rest <= min(karma, room):
-                out.append(Payment(cards, jokers=(MAX_DIE,) * j, karma=rest))
+                out.append(
+                    Payment(_cards(groups, values, counts), jokers=(MAX_DIE,) * j, karma=rest)
+                )
     return out
+
+
+def _cards(
+    groups: dict[int, list[str]], values: list[int], counts: tuple[int, ...]
+) -> tuple[str, ...]:
+    """The cards of a payment: the first `n` cards of each value, values in order."""
+    return tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
 
 
 def exact_payments(target: Card, hand: list[Die], karma: int, admins: int) -> list[Payment]:

@@ -25,9 +25,11 @@ from engines.core import (
     Step,
     Term,
     copy_state,
+    interned,
     rank_by,
     tr,
     trc,
+    trusted,
     who,
 )
 from engines.ganges import flow
@@ -66,11 +68,12 @@ from engines.ganges.cards import (
 )
 from engines.ganges.payment import (
     Payment,
-    building_payments,
     check_building_payment,
     check_common,
     check_exact_payment,
+    dice_by_colour,
     exact_payments,
+    grouped_payments,
 )
 from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
 from engines.ganges.view import build_view, redeal
@@ -170,36 +173,58 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
 def _paid(
     cls: type[Build] | type[BuyShip] | type[UsePalace], card_id: str, payment: Payment
 ) -> Any:
-    return cls(
-        card=card_id, pay=list(payment.cards), jokers=list(payment.jokers), karma=payment.karma
+    return trusted(
+        cls,
+        card=card_id,
+        pay=list(payment.cards),
+        jokers=list(payment.jokers),
+        karma=payment.karma,
+        type=_TAGS[cls],
     )
 
 
+_TAGS: dict[type, str] = {
+    cls: cls.model_fields["type"].default for cls in (Build, BuyShip, UsePalace)
+}
+"""The `type` tag of each paid action."""
+
+
 def main_actions(state: State, seat: int) -> list[Any]:
-    """Every canonical main action A–E (and the administrator's draw), in table slot order."""
+    """Every canonical main action A–E (and the administrator's draw), in table slot order.
+
+    Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
+    the same payments: each is worked out once per call.
+    """
     p = state.players[seat]
     dice = flow.hand_dice(state, seat)
+    karma, admins = p.karma, p.admins
+    colours: dict[str, dict[int, list[str]]] | None = None
+    payments: dict[tuple[str | None, int], list[Payment]] = {}
     out: list[Any] = []
     for card_id in flow.table_cards(state):
         card = CARDS[card_id]
-        out.append(TakeDie(card=card_id))
+        out.append(interned(TakeDie, card=card_id))
         if card.kind == "goods":
-            out.append(TakeGoods(card=card_id))
-        elif card.kind == "building":
-            out += [
-                _paid(Build, card_id, pm) for pm in building_payments(card, dice, p.karma, p.admins)
-            ]
-        elif card.kind == "ship":
-            out += [
-                _paid(BuyShip, card_id, pm) for pm in exact_payments(card, dice, p.karma, p.admins)
-            ]
-        else:
-            out += [
-                _paid(UsePalace, card_id, pm)
-                for pm in exact_payments(card, dice, p.karma, p.admins)
-            ]
+            out.append(interned(TakeGoods, card=card_id))
+            continue
+        if card.kind == "building":
+            key: tuple[str | None, int] = (card.cost_colour, card.min_sum)
+            found = payments.get(key)
+            if found is None:
+                if colours is None:
+                    colours = dice_by_colour(dice)
+                groups = colours.get(card.cost_colour, {})
+                found = payments[key] = grouped_payments(card.min_sum, groups, karma, admins)
+            out += [_paid(Build, card_id, pm) for pm in found]
+            continue
+        key = (None, card.cost_value)
+        found = payments.get(key)
+        if found is None:
+            found = payments[key] = exact_payments(card, dice, karma, admins)
+        kind = BuyShip if card.kind == "ship" else UsePalace
+        out += [_paid(kind, card_id, pm) for pm in found]
     if p.admins:
-        out.append(AdminDraw())
+        out.append(interned(AdminDraw))
     return out
 
 

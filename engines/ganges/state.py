@@ -161,5 +161,5 @@ class State(BaseModel):
     last_ship: str | None = None
     """The ship card that most recently entered any ship row (palace 5)."""
     over: bool = False
-    track_history: list[list[int]] = Field(default_factory=list)
+    track_history: list[tuple[int, ...]] = Field(default_factory=list)
     """Every player's flipped score-track cards at the end of each round (the end chart)."""

@@ -83,12 +83,24 @@ def _triple(kind: str, label: str, used: list[Symbol], admins: int = 0, coins: i
 
 def _minimal_covers(by_card: dict[str, list[Symbol]], types: tuple[str, ...]) -> list[list[str]]:
     """Sets of cards that together show every type and from which no card can be left out."""
-    cards = [c for c, syms in by_card.items() if any(s.type in types for s in syms)]
+    bit = {t: 1 << i for i, t in enumerate(types)}
+    masks: dict[str, int] = {}
+    for c, syms in by_card.items():
+        mask = 0
+        for s in syms:
+            mask |= bit.get(s.type, 0)
+        if mask:
+            masks[c] = mask
+    cards = list(masks)
+    full = (1 << len(types)) - 1
     covers: list[list[str]] = []
 
     def shows_all(group: tuple[str, ...]) -> bool:
         """Whether the cards together show every type."""
-        return set(types) <= {s.type for c in group for s in by_card[c]}
+        mask = 0
+        for c in group:
+            mask |= masks[c]
+        return mask == full
 
     for size in range(1, len(types) + 1):
         for group in combinations(cards, size):
@@ -99,8 +111,23 @@ def _minimal_covers(by_card: dict[str, list[Symbol]], types: tuple[str, ...]) ->
     return covers
 
 
+def too_few_symbols(player: Player) -> bool:
+    """Whether the display shows too few symbols of every kind for any triple (counted from
+    the card data alone: the settle step asks after every action)."""
+    display = [*player.buildings, *player.ships, *player.goods]
+    buildings = sum(len(CARDS[c].buildings) for c in display)
+    goods = sum(len(CARDS[c].goods) for c in display)
+    return (
+        buildings < min(TRIPLE, len(BUILDING_TYPES))
+        and goods < min(TRIPLE, len(GOODS_TYPES))
+        and len(player.ships) < TRIPLE
+    )
+
+
 def candidates(player: Player) -> list[Triple]:
     """Every candidate triple in the display, in a fixed order."""
+    if too_few_symbols(player):
+        return []
     symbols = display_symbols(player)
     buildings = [s for s in symbols if s.kind == "building"]
     goods = [s for s in symbols if s.kind == "goods"]

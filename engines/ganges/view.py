@@ -203,7 +203,7 @@ def build_view(state: State, seat: int | None, outcome: JSON | None) -> JSON:
         "players": players,
         "prompt": prompt,
         "outcome": outcome,
-        "score_history": state.track_history if state.over else None,
+        "score_history": [list(r) for r in state.track_history] if state.over else None,
     }
     view["cards"] = {c: card_front(c) for c in sorted(shown, key=lambda c: CARDS[c].index)}
     return view

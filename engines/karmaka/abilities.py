@@ -12,7 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.core import Event, Forms, IllegalAction, Phrase, Seat, Term, forms, tr, who
+from engines.core import (
+    Event,
+    Forms,
+    IllegalAction,
+    Phrase,
+    Seat,
+    Term,
+    forms,
+    interned,
+    tr,
+    who,
+)
 from engines.karmaka.cards import (
     DESTINY_KEEP,
     DESTINY_LOOK,
@@ -155,21 +166,21 @@ def prompt_options(state: State) -> list[AnyAction]:
     seat = state.players[p.seat]
     k = p.kind
     if k in ("target", "mimic_source"):
-        return [Target(seat=s) for s in p.seats]
+        return [interned(Target, seat=s) for s in p.seats]
     if k in ("denial", "sowing", "jubilee", "roulette_ruin", "dwindle"):
-        out: list[AnyAction] = [Choose(card=c) for c in seat.hand]
-        return [*out, Done()] if k in OPTIONAL_PROMPTS else out
+        out: list[AnyAction] = [interned(Choose, card=c) for c in seat.hand]
+        return [*out, interned(Done)] if k in OPTIONAL_PROMPTS else out
     if k in ("embody", "crisis"):
-        return [Choose(card=c) for c in seat.deeds]
+        return [interned(Choose, card=c) for c in seat.deeds]
     if k == "transmigrate":
-        return [Choose(card=c) for c in seat.future]
+        return [interned(Choose, card=c) for c in seat.future]
     if k in ("destiny_keep", "destiny_return", "recycle", "salvage", "swindle_keep"):
-        out = [Choose(card=c) for c in p.cards]
-        return [*out, Done()] if k in OPTIONAL_PROMPTS else out
+        out = [interned(Choose, card=c) for c in p.cards]
+        return [*out, interned(Done)] if k in OPTIONAL_PROMPTS else out
     if k == "roulette_draw":
-        return [Draw(), Done()]
+        return [interned(Draw), interned(Done)]
     # swindle_pick, spite_pick
-    return [Pick(position=i) for i in range(1, len(p.row) + 1) if i not in p.picked]
+    return [interned(Pick, position=i) for i in range(1, len(p.row) + 1) if i not in p.picked]
 
 
 def answer_prompt(state: State, action: AnyAction, events: list[Event]) -> None:

@@ -217,7 +217,7 @@ class State(BaseModel):
     prompt: Prompt | None = None
     reveals: list[Reveal] = Field(default_factory=list)
     turns_started: int = 0
-    rung_history: list[list[int]] = Field(default_factory=list)
+    rung_history: list[tuple[int, ...]] = Field(default_factory=list)
     """Every player's rung on the Karmic Ladder at the start of each round (for the end chart)."""
     winners: list[Seat] = Field(default_factory=list)
     end_reason: str = ""

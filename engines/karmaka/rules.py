@@ -29,6 +29,7 @@ from engines.core import (
     copy_state,
     english,
     forms,
+    interned,
     rank_by,
     tr,
     who,
@@ -116,6 +117,14 @@ def can_pass(state: State, seat: Seat) -> bool:
     return state.phase == "play" and state.turn == seat and bool(state.players[seat].deck)
 
 
+PLAYS: dict[tuple[int, Way], Play] = {
+    (c, w): Play(card=c, way=w)
+    for c in range(NUM_CARDS)
+    for w in ("deed", "ability", "future", "partner")
+}
+"""Every way to play every card, built once (legal actions are listed at every playout step)."""
+
+
 def ways_to_play(state: State) -> list[Way]:
     """A for points, B for the ability, C to your Future Life, D (teams_2v2) to your partner's."""
     ways: list[Way] = ["deed", "ability", "future"]
@@ -154,7 +163,7 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
             end_game(state, [], reason, events, count=SAFETY_ROUNDS)
             return
         if state.turns_started % state.num_players == 0:
-            state.rung_history.append([p.rung for p in state.players])
+            state.rung_history.append(tuple(p.rung for p in state.players))
         state.turns_started += 1
         state.turn = seat
         state.phase = "play"
@@ -411,15 +420,14 @@ class Karmaka(Engine[State, Any, Options]):
         if phase == "ability":
             return prompt_options(state)
         if phase == "offer":
-            return [Accept(), Refuse()]
+            return [interned(Accept), interned(Refuse)]
         if phase == "reincarnate":
-            return [SpendRings(rings=k) for k in range(state.players[seat].rings + 1)]
-        plays: list[AnyAction] = [
-            Play(card=c, way=w) for c in state.players[seat].hand for w in ways_to_play(state)
-        ]
+            return [interned(SpendRings, rings=k) for k in range(state.players[seat].rings + 1)]
+        ways = ways_to_play(state)
+        plays: list[AnyAction] = [PLAYS[c, w] for c in state.players[seat].hand for w in ways]
         if phase == "extra":
-            return [*plays, EndTurn()]
-        return [Pass(), *plays] if can_pass(state, seat) else plays
+            return [*plays, interned(EndTurn)]
+        return [interned(Pass), *plays] if can_pass(state, seat) else plays
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate against the legal actions, then play it out on a copy."""
@@ -465,7 +473,7 @@ class Karmaka(Engine[State, Any, Options]):
             "to_act": sorted(self.to_act(state)),
             "round": (state.turns_started - 1) // state.num_players + 1,
             "score_history": (
-                [*state.rung_history, [p.rung for p in state.players]] if over else None
+                [*map(list, state.rung_history), [p.rung for p in state.players]] if over else None
             ),
             "well_count": len(state.well),
             # The end shows every card (spec decision), the Well too, top of the pile first.
@@ -532,6 +540,16 @@ class Karmaka(Engine[State, Any, Options]):
         reshuffle_row(new, Rng.from_seed(rng.next_u64()))
         new.rng = Rng.from_seed(rng.next_u64())
         return new
+
+    def teams(self, state: State, num_players: int) -> list[list[Seat]]:
+        """Free for all: each seat alone; 2 on 2: seats 0+2 and 1+3; 2 on 1: the Wolf (seat 0)
+        against seats 1+2."""
+        sides: list[list[Seat]] = []
+        for seat in range(num_players):
+            team = team_of(state, seat)
+            if team not in sides:
+                sides.append(team)
+        return sides
 
     def progress(self, state: State, seat: Seat) -> tuple[int, ...]:
         """A bot's yardstick for a playout cut short: the rung reached, then the rings."""

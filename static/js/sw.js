@@ -106,3 +106,51 @@ function refreshBadge() {
 self.addEventListener("message", function (event) {
   if (event.data && event.data.badge === "refresh") event.waitUntil(refreshBadge());
 });
+
+// ---- Web Push (app/push): a push carries the table, what happened in words, a link and a
+// tag per table (a newer push of a table replaces the older notification). A "your turn" push
+// names a check: if the person has moved meanwhile it is no longer true and is not shown (an
+// older notification of that table goes too). A click focuses an open tab of the table, or
+// opens one.
+function stillTrue(data) {
+  if (!data.check) return Promise.resolve(true);
+  return fetch(data.check, { credentials: "same-origin", cache: "no-store" })
+    .then(function (r) { return r.ok ? r.json() : { current: true }; })
+    .then(function (answer) { return answer.current !== false; })
+    .catch(function () { return true; });  // offline: better shown than lost
+}
+
+self.addEventListener("push", function (event) {
+  let data = null;
+  try { data = event.data ? event.data.json() : null; } catch (e) { data = null; }
+  if (!data || !data.title) return;
+  // The app badge (the correspondence dashboard's count), where the worker keeps one.
+  const badge = typeof refreshBadge === "function" ? refreshBadge() : Promise.resolve();
+  event.waitUntil(Promise.all([badge, stillTrue(data).then(function (current) {
+    if (!current) {
+      return self.registration.getNotifications({ tag: data.tag }).then(function (shown) {
+        shown.forEach(function (n) { n.close(); });
+      });
+    }
+    return self.registration.showNotification(data.title, {
+      body: data.body,
+      tag: data.tag,
+      renotify: true,
+      lang: data.lang,
+      icon: "/static/icons/icon-192.png",
+      badge: "/static/icons/icon-192.png",
+      data: { url: data.url, table: data.table, version: data.version },
+    });
+  })]));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (tabs) {
+    for (const tab of tabs) {
+      if (new URL(tab.url).pathname === target.pathname && "focus" in tab) return tab.focus();
+    }
+    return self.clients.openWindow(target.href);
+  }));
+});

@@ -46,6 +46,13 @@ class TableIn(BaseModel):
     clock: str = "none"
     bot_level: str = "normal"
     away_days: int = 0
+    outside_bots: bool = Field(
+        default=False, description="Whether bot accounts (docs/bot-api.md) may take a seat."
+    )
+    friends_only: bool = False
+    """Only the host's friends may sit (anyone who may see the table may watch)."""
+    rated: bool = False
+    """Whether the game's end changes its persons' ratings."""
 
 
 @router.post("/guest")
@@ -101,6 +108,9 @@ async def new_table(
         clock=body.clock,
         bot_level=body.bot_level,
         away_days=body.away_days,
+        outside_bots=body.outside_bots,
+        friends_only=body.friends_only,
+        rated=body.rated,
         store=tables.store,
     )
     await session.commit()

@@ -14,7 +14,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import identity
 from app.api.deps import NamedUser, SessionDep, TablesDep, UserDep, sign_in
+from app.core.config import Settings
 from app.presentation.environment import templates
+from app.push import subscriptions
+from app.push.notices import CHOICES
 from app.store import people
 from app.store.models import User
 
@@ -28,6 +31,11 @@ async def _devices_page(
     this = request.session.get("sid")
     rows = sorted(await people.list_devices(session, user.id), key=lambda d: d.id != this)
     ctx = {"user": user, "devices": rows, "this": this, "now": now, "link": None, "qr": None}
+    settings: Settings = request.app.state.settings
+    ctx["push_on"] = settings.push
+    if settings.push:
+        ctx["pushes"] = await subscriptions.listed(session, user.id, this)
+        ctx["push_kinds"] = CHOICES
     return templates.TemplateResponse(request, "devices.html", {**ctx, **shown})
 
 

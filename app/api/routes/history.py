@@ -1,5 +1,6 @@
 """Finished games live on: "Your games" (every game you played, newest first, by game, a page
-at a time) and a person's public profile (their games at public tables and how they went)."""
+at a time) and a person's public profile (their games at public tables and how they went, and
+their ratings with a chart over time)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from app.errors import Refusal
 from app.history import import_game, parse_export
 from app.lobby import playable_engines
 from app.presentation.environment import templates
-from app.store import history, people
+from app.ratings.pages import rating_panels
+from app.store import friends, history, people
 from app.store.models import User
 
 router = APIRouter()
@@ -59,9 +61,24 @@ async def _games_page(
         "game": game_id or "",
         "choices": sorted(known),
         "stats": await history.game_stats(session, person_id, public_only),
+        "ratings": await rating_panels(session, person_id),
         "error": error,
+        "friendship": await _friendship(session, viewer, person_id),
     }
     return templates.TemplateResponse(request, template, ctx, status_code=status)
+
+
+async def _friendship(session: SessionDep, viewer: User | None, person_id: int) -> str | None:
+    """What the profile's friend button says: None (your own profile, or nobody looking),
+    "none" (ask), "sent" (waiting), "received" (answer it) or "friends"."""
+    if viewer is None or viewer.id == person_id:
+        return None
+    link = await friends.link_between(session, viewer.id, person_id)
+    if link is None:
+        return "none"
+    if link.accepted is not None:
+        return "friends"
+    return "sent" if link.requester_id == viewer.id else "received"
 
 
 @router.get("/history", response_class=HTMLResponse)

@@ -36,7 +36,7 @@ from app.nights.store import night_of_room
 from app.presentation import log as game_log
 from app.presentation.environment import game_title, templates
 from app.presentation.messages import standing_names, table_info
-from app.store import people
+from app.store import friends, people
 from app.store.models import User
 from app.store.tables import SeatInfo, away_of
 from engines import REGISTRY
@@ -142,13 +142,17 @@ async def _lobby_page(
 ) -> Response:
     rows = await lobby_listing(session, tables, user.id)
     games = [{"spec": e.spec, "options": option_fields(e.spec.id)} for e in playable_engines()]
+    now = tables.runtime.now()
     ctx = {
         "user": user,
         "rows": rows,
         "games": games,
         "error": error,
         "away_error": away_error,
-        "now": tables.runtime.now(),
+        "now": now,
+        "invitations": await friends.invitations_for(session, user.id),
+        "friend_requests": len(await friends.pending_requests(session, user.id, incoming=True)),
+        "online_friends": [f for f in await friends.friends_of(session, user.id, now) if f.online],
     }
     return templates.TemplateResponse(request, "lobby.html", ctx, status_code=status)
 
@@ -208,6 +212,9 @@ async def create_from_form(
             clock=form.get("clock", "none"),
             bot_level=form.get("bot_level", "normal"),
             away_days=int(away) if (away := form.get("away_days") or "0").isdigit() else -1,
+            outside_bots=form.get("outside_bots") in ("on", "true", "1"),
+            friends_only=form.get("friends_only") in ("on", "true", "1"),
+            rated=form.get("rated") == "on",
             store=tables.store,
         )
         await session.commit()

@@ -18,14 +18,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
-from app import i18n, identity
+from app import bot_accounts, i18n, identity
 from app.core.config import Settings
 from app.errors import Refusal
 from app.guard import ActBudgets
 from app.i18n import N_
 from app.lobby import lobby_listing
 from app.presentation.messages import encode_json, state_json_text
-from app.presentation.simple import chat_html, error_html, lobby_html
+from app.presentation.simple import chat_html, error_html, invitations_html, lobby_html
 from app.presentation.table import presence_html, state_html
 from app.realtime.connection import CLOSE_SIGNED_OUT, Connection, SendWatch
 from app.realtime.protocol import (
@@ -38,6 +38,7 @@ from app.realtime.protocol import (
     presence_message,
 )
 from app.realtime.transport import control_of
+from app.store import friends
 from app.table import ChatLimits, Table, Tables
 
 router = APIRouter()
@@ -47,10 +48,21 @@ log = logging.getLogger("stolik.ws")
 SIGNED_OUT = N_("This device was signed out.")
 
 
+BOT_DEVICE_KEY = "stolik.bot_device"
+"""Where `_user_id` leaves a bot's device id in the socket's scope."""
+
+
 async def _user_id(ws: WebSocket) -> int | None:
-    """The person behind the socket's cookie; raises `SignedOut` for a cookie whose device
-    was signed out (a socket cannot re-set the cookie: the page reloads and is nobody)."""
+    """The person behind the socket's cookie, or the bot behind its `Authorization: Bearer`
+    token (which wins; `bot_accounts.bot_of_token` refuses a bad one); raises `SignedOut` for
+    a cookie whose device was signed out (a socket cannot re-set the cookie: the page
+    reloads and is nobody)."""
     tables: Tables = ws.app.state.tables
+    token = bot_accounts.bearer(ws.headers)
+    if token is not None:
+        bot = await bot_accounts.bot_of_token(ws.app.state.sessions, token)
+        ws.scope[BOT_DEVICE_KEY] = bot_accounts.device_of(bot.id)
+        return bot.id
     cookie = dict(ws.session)
     user = await identity.person(
         cookie,
@@ -66,7 +78,10 @@ async def _user_id(ws: WebSocket) -> int | None:
 
 
 def _device(ws: WebSocket, uid: int | None) -> str | None:
-    """The cookie's device id, for a socket that is someone."""
+    """The cookie's device id (a bot's: `bot:<id>`), for a socket that is someone."""
+    bot_device = ws.scope.get(BOT_DEVICE_KEY)
+    if isinstance(bot_device, str):
+        return bot_device
     sid = ws.session.get("sid")
     return sid if uid is not None and isinstance(sid, str) else None
 
@@ -176,7 +191,8 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
                 continue
             conn.sent_key = key
             if json_fmt:
-                data = state_json_text(snap, snap.seat_of(conn.user_id), conn.log_version)
+                seat = snap.seat_of(conn.user_id)
+                data = state_json_text(snap, seat, conn.log_version, legal=conn.legal)
                 conn.log_version = key[0]
             else:
                 data = state_html(snap, conn, settings.log_tail)
@@ -207,6 +223,9 @@ def _with_caller(
         except SignedOut:
             await _refuse(ws, fmt, "signed_out", SIGNED_OUT, CLOSE_SIGNED_OUT)
             return
+        except Refusal as refusal:  # a bot token that is unknown or revoked
+            await _refuse(ws, fmt, refusal.code, refusal.template, CLOSE_SIGNED_OUT)
+            return
         await route(ws, fmt, uid)
 
     return endpoint
@@ -219,6 +238,7 @@ async def _accepted(ws: WebSocket, fmt: str, uid: int | None) -> Connection | No
     _tune(ws, ws.app.state.settings)
     await ws.accept()
     conn = Connection(user_id=uid, fmt=fmt, device=_device(ws, uid))
+    conn.legal = fmt == "json" and ws.query_params.get("legal") in ("1", "true")
     if not tables.sockets.opened(conn):
         await _close_signed_out(ws)
         return None
@@ -370,21 +390,26 @@ async def lobby_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
 
 
 async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
-    """Send the lobby's table list each time it is told to (a burst of changes is one push).
-    A push that fails is logged and ends the pushing (the socket stays until the client
-    leaves); a client gone meanwhile is no failure."""
+    """Send the lobby's table list each time it is told to (a burst of changes is one push),
+    and the person's invitations when one arrives (`notify_invitation`). A push that fails is
+    logged and ends the pushing (the socket stays until the client leaves); a client gone
+    meanwhile is no failure."""
     try:
         while True:
-            await conn.queue.get()
+            kinds = {(await conn.queue.get())[0]}
             if conn.signed_out:
                 await _close_signed_out(ws)
                 return
             await asyncio.sleep(0.1)  # coalesce bursts of changes into one push
             while not conn.queue.empty():
-                conn.queue.get_nowait()
+                kinds.add(conn.queue.get_nowait()[0])
             if conn.signed_out:
                 await _close_signed_out(ws)
                 return
+            if kinds & {"invite", "request"} and conn.user_id is not None:
+                await _push_invitations(ws, conn, conn.user_id)
+            if "lobby" not in kinds:
+                continue
             async with ws.app.state.sessions() as session:
                 rows = await lobby_listing(session, tables, conn.user_id)
             if conn.fmt == "json":
@@ -396,6 +421,21 @@ async def _push_lobby(ws: WebSocket, tables: Tables, conn: Connection) -> None:
     except Exception:
         log.exception("lobby push failed", extra={"user": conn.user_id})
         raise
+
+
+async def _push_invitations(ws: WebSocket, conn: Connection, user_id: int) -> None:
+    """The person's invitations to tables, newest first, and how many friend requests wait for
+    their answer (HTML: the lobby's invitations box)."""
+    async with ws.app.state.sessions() as session:
+        rows = await friends.invitations_for(session, user_id)
+        asked = len(await friends.pending_requests(session, user_id, incoming=True))
+    if conn.fmt == "json":
+        invitations = [r.__dict__ for r in rows]
+        await ws.send_json(
+            {"type": "invitations", "invitations": invitations, "friend_requests": asked}
+        )
+    else:
+        await ws.send_text(invitations_html(rows, asked))
 
 
 async def _stopped(task: asyncio.Task[None]) -> None:
