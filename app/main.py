@@ -68,6 +68,8 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     logs.configure(settings.log_format, settings.log_level)
     metrics = Metrics()
     bus = make_bus(settings.redis_url, settings.redis_channel)
+    if bus.enabled:
+        metrics.watch_bus(bus)
     runtime = Runtime(
         metrics=metrics,
         bus=bus,

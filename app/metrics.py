@@ -4,13 +4,15 @@ Served at `/metrics` only when `METRICS_TOKEN` is set, to a request carrying
 `Authorization: Bearer <token>` (a public server must not show its traffic to everyone).
 Counted where things happen: moves applied (by game) and refused (by code), the time from a
 received act to its broadcast, database transaction time of a move; sampled at scrape time:
-open sockets (seat, spectator, lobby) and live tables.
+open sockets (seat, spectator, lobby) and live tables; and, with several processes, the bus:
+Redis messages read (on tables' channels and the lobby-wide one), changes published, tables
+whose channel is subscribed (`bench.scaling` reads them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
@@ -57,6 +59,10 @@ class Metrics:
         """Sample the live tables and their sockets (`sample`) at every scrape."""
         self.registry.register(_LiveCollector(sample))
 
+    def watch_bus(self, bus: Any) -> None:
+        """Sample the bus's counters (a `RedisBus`) at every scrape."""
+        self.registry.register(_BusCollector(bus))
+
 
 class Live(NamedTuple):
     """What a process holds now: live tables, and open sockets by kind."""
@@ -84,3 +90,30 @@ class _LiveCollector(Collector):
         live.add_metric([], now.tables)
         yield sockets
         yield live
+
+
+class _BusCollector(Collector):
+    def __init__(self, bus: Any) -> None:
+        self.bus = bus
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        bus = self.bus
+        read = GaugeMetricFamily(
+            "stolik_bus_messages_read",
+            "Redis messages this process read, own included, by channel (table or lobby)",
+            labels=["channel"],
+        )
+        read.add_metric(["table"], sum(bus.heard.values()))
+        read.add_metric(["lobby"], bus.heard_lobby)
+        yield read
+        changes = GaugeMetricFamily(
+            "stolik_bus_changes", "Changes published and received from others", labels=["way"]
+        )
+        changes.add_metric(["published"], bus.published)
+        changes.add_metric(["received"], bus.received)
+        yield changes
+        watching = GaugeMetricFamily(
+            "stolik_bus_tables_watched", "Tables whose channel this process is subscribed to"
+        )
+        watching.add_metric([], len(bus.watching))
+        yield watching

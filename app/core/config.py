@@ -116,7 +116,9 @@ class Settings(BaseSettings):
         "process, nothing published",
     )
     redis_channel: str = Field(
-        default="stolik:rooms", description="The pub/sub channel processes share"
+        default="stolik:rooms",
+        description="The lobby-wide pub/sub channel processes share; each table's changes go "
+        "on `<channel>:t:<slug>`",
     )
     follower_grace: float = Field(
         default=5.0,

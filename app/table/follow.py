@@ -28,6 +28,8 @@ class Follower(Collaborator):
         bus = self.table.runtime.bus
         if bus.enabled:
             bus.send({"k": kind, "s": self.table.slug, **data})
+            if kind == "room" or data.get("lobby"):
+                bus.lobby_changed()  # every process's lobby, not only the table's followers
 
     def publish_move(self, move: Committed, game_db_id: int, version: int) -> None:
         """Tell the other processes about a move this process committed."""

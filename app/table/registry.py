@@ -1,6 +1,10 @@
 """The live tables of one process (`Tables`): loaded lazily by slug, kept while used,
 evicted when idle; the ticker (clocks, eviction, heartbeat); the bus's messages routed to
-their table; and what concerns a person at every table (a new name, changed devices)."""
+their table; and what concerns a person at every table (a new name, changed devices).
+
+A table is kept here exactly while this process is subscribed to its channel on the bus
+(`bus.watch` before it is read, `bus.unwatch` when it is forgotten): a process hears about the
+tables it serves or follows, nothing else."""
 
 from __future__ import annotations
 
@@ -49,6 +53,9 @@ class Tables:
         self.heard: dict[str, float] = {}
         """Other processes (bus origins) and when (monotonic) each was last heard from."""
         self._gone: set[str] = set()
+        self._arriving: dict[str, list[dict[str, Any]]] = {}
+        """Bus messages for tables being read from the database (subscribed, not yet kept):
+        applied once the table is kept, so none is lost at the subscription's boundary."""
         self.runtime.metrics.watch(self.sample)
 
     def loaded(self, slug: str) -> Table | None:
@@ -66,14 +73,27 @@ class Tables:
             if table is not None:
                 table.touched = time.monotonic()
                 return table
-            async with self.sessions() as session:
-                room = await tables.get_table(session, slug)
-                if room is None:
-                    return None
-                table = Table(self.sessions, room, self.runtime)
-                table.store = self.store
-                await table.load(session)
+            # Subscribed first, read second: a change committed after the read is heard (and
+            # held in `_arriving` until the table is kept), one committed before is read.
+            self._arriving[slug] = []
+            try:
+                await self.runtime.bus.watch(slug)
+                async with self.sessions() as session:
+                    room = await tables.get_table(session, slug)
+                    if room is None:
+                        self.runtime.bus.unwatch(slug)
+                        return None
+                    table = Table(self.sessions, room, self.runtime)
+                    table.store = self.store
+                    await table.load(session)
+            except BaseException:
+                self._arriving.pop(slug, None)
+                self.runtime.bus.unwatch(slug)
+                raise
+            arrived = self._arriving.pop(slug, [])
             self._keep(table)
+            for msg in arrived:  # followed, not forgotten: it is being asked for
+                await table.follow(msg)
             table.bots.kick()
             table.follower.publish("hello")  # the other processes answer with their connected seats
             return table
@@ -98,8 +118,15 @@ class Tables:
         table.used_at = self.runtime.now()
         table.presence.all_offline()
         self._keep(table)
+        self.runtime.bus.watch_soon(table.slug)
         table.bots.background(table.refresh_ratings())
         return table
+
+    def _forget(self, table: Table) -> None:
+        """Drop `table` from this process (and its channel from the bus)."""
+        if self._tables.get(table.slug) is table:
+            del self._tables[table.slug]
+            self.runtime.bus.unwatch(table.slug)
 
     def evict_idle(self, idle_for: float = 600.0) -> int:
         """Forget tables nobody has used for `idle_for` seconds (no connection, not asked for,
@@ -107,7 +134,7 @@ class Tables:
         `get` loads them again from the database. Returns how many were evicted."""
         now = time.monotonic()
         evicted = 0
-        for slug, table in list(self._tables.items()):
+        for table in list(self._tables.values()):
             game = table.game
             clocked = game is not None and not game.over and game.clock is not None
             if (
@@ -119,7 +146,7 @@ class Tables:
                 or clocked
             ):
                 continue
-            del self._tables[slug]
+            self._forget(table)
             evicted += 1
         if evicted:
             logger.info("evicted idle tables", extra={"count": evicted, "live": len(self._tables)})
@@ -169,12 +196,20 @@ class Tables:
             await self.recheck_devices()
             await self.catch_up()
             return
-        if kind == "lobby" or kind == "room" or msg.get("lobby"):
+        if kind == "lobby":
             self._lobby_here()
-        table = self._tables.get(str(msg.get("s")))
-        if table is None:
             return
-        if kind not in ("presence", "hello") and self._forget_unwatched(table):
+        slug = str(msg.get("s"))
+        table = self._tables.get(slug)
+        if table is None:
+            arriving = self._arriving.get(slug)
+            if arriving is not None:
+                arriving.append(msg)
+            return
+        await self._follow_table(table, msg)
+
+    async def _follow_table(self, table: Table, msg: dict[str, Any]) -> None:
+        if msg["k"] not in ("presence", "hello") and self._forget_unwatched(table):
             return
         await table.follow(msg)
 
@@ -201,24 +236,19 @@ class Tables:
         return reloaded
 
     def _forget_unwatched(self, table: Table) -> bool:
-        """Another process changed a room that nobody here watches and that has no game in
-        play (open, or finished): forget its table instead of keeping it current (each join,
-        start or rematch there made every process reload the room from the database; with
-        tables routed to one process, most rooms are another's). The next request or socket
-        for it loads it again. A room in play is kept and followed: its clocks and bots need
-        a second process ready to carry them on if the first one dies. A request that got
-        the table just before keeps its copy: what it writes is decided by the database, and a
-        socket takes the room's table again once accepted (`table_socket`)."""
-        game = table.game
-        if (
-            table.presence.connections
-            or (game is not None and not game.over and table.status == "playing")
-            or table.bots.busy
-            or table.lock.locked()
-        ):
+        """Another process changed a table that nobody here watches: forget it (and stop
+        hearing of it) instead of keeping it current. With tables routed to processes, most
+        tables a process once read (a page, the lobby, the start-up) are another's; following
+        them all made every process hear every move of the cluster. The next request or
+        socket for it loads it again, current. A table whose bot thinks here, or that is being
+        changed here, is kept. Its clocks and bots do not need this process: the process that
+        made the change runs them, and if it dies the others take its tables in play over
+        (`take_over`). A request that got the table just before keeps its copy: what it writes
+        is decided by the database, and a socket takes the room's table again once accepted
+        (`table_socket`)."""
+        if table.presence.connections or table.bots.busy or table.lock.locked():
             return False
-        if self._tables.get(table.slug) is table:
-            del self._tables[table.slug]
+        self._forget(table)
         return True
 
     def sample(self) -> Live:
@@ -259,10 +289,31 @@ class Tables:
         for slug in slugs:
             await self.get(slug)
 
+    async def take_over(self) -> int:
+        """Another process went silent: load every game in play that this process does not
+        hold, so their bots and clocks carry on here (after the follower's grace: every
+        survivor does the same, and the database lets one of them move; the others then hear
+        that move and forget the table). Returns how many tables were loaded."""
+        async with self.sessions() as session:
+            slugs = await tables.playing_table_slugs(session)
+        loaded = 0
+        for slug in slugs:
+            if slug in self._tables:
+                continue
+            table = await self.get(slug)
+            if table is not None:
+                table.leading = False
+                loaded += 1
+        if loaded:
+            logger.info("took over the tables of a silent process", extra={"count": loaded})
+        return loaded
+
     async def tick(self) -> int:
         """One round of clock enforcement over every live table (the ticker calls this), the
-        eviction of idle ones, and forgetting the seats of processes gone silent."""
-        self.drop_silent()
+        eviction of idle ones, and forgetting the seats of processes gone silent (and taking
+        their games in play over)."""
+        if self.drop_silent():
+            await self.take_over()
         fired = 0
         for table in self.live():
             fired += await table.bots.tick()
@@ -397,8 +448,7 @@ class Tables:
         """The table list changed (a table was created): tell every lobby connection, in
         every process."""
         self._lobby_here()
-        if self.runtime.bus.enabled:
-            self.runtime.bus.send({"k": "lobby"})
+        self.runtime.bus.lobby_changed()
 
     def person_notified(self, user_id: int, kind: str) -> None:
         """Something new for a person (`kind`: "invite", "request"): their open lobby pages,

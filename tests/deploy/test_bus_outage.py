@@ -64,3 +64,37 @@ async def test_the_bus_catches_up_after_redis_was_away() -> None:
         finally:
             await other.stop()
             await bus.stop()
+
+
+async def test_a_table_watched_while_redis_was_away_is_heard_once_it_is_back() -> None:
+    """A table read while Redis is away could not be subscribed to: once the bus has Redis
+    again it subscribes to it (before catching up), and one left meanwhile is left."""
+    with PrivateRedis() as redis:
+        heard: list[dict[str, Any]] = []
+
+        async def listen(change: dict[str, Any]) -> None:
+            heard.append(change)
+
+        async def ignore(_change: dict[str, Any]) -> None:
+            pass
+
+        bus, other = RedisBus(redis.url, "rehearsal"), RedisBus(redis.url, "rehearsal")
+        await bus.start(listen)
+        await other.start(ignore)
+        try:
+            await bus.watch("kept")
+            await bus.watch("left")
+            redis.kill()
+            await asyncio.sleep(0.5)
+            await asyncio.wait_for(bus.watch("read-meanwhile"), 30)
+            bus.unwatch("left")
+            redis.start()
+            await _until(lambda: any(c["k"] == "resubscribed" for c in heard), 15)
+            for slug in ("kept", "left", "read-meanwhile"):
+                other.send({"k": "move", "s": slug})
+            await _until(lambda: {c.get("s") for c in heard} >= {"kept", "read-meanwhile"}, 10)
+            await asyncio.sleep(0.3)
+            assert "left" not in {c.get("s") for c in heard}
+        finally:
+            await other.stop()
+            await bus.stop()

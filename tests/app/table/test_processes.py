@@ -159,10 +159,9 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     pair: tuple[Server, Server, str],
 ) -> None:
     """With tables routed to one process, most rooms another process knows of are nobody's
-    there: a room not in play that changes elsewhere is forgotten by the process where nobody
-    watches it (not reloaded on every join and start), and is loaded again, current, the
-    moment it is asked for; a room in play is kept and followed (its clocks and bots have a
-    second process ready)."""
+    there: a room that changes elsewhere is forgotten by the process where nobody watches it
+    (not reloaded on every join and start, and its channel left: it hears nothing more of
+    it), and is loaded again, current, the moment it is asked for — in play too."""
     one, two, _ = pair
     players, table = await make_table(one.url, one.ws_url, ["Ala", "Bo"], seats=3, start=False)
     slug, code = table["slug"], table["invite_code"]
@@ -179,7 +178,7 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     watcher = await socket_on(Player(two.url, two.ws_url), two, slug, code)
     await watcher.wait_version(0)
     assert [s["name"] for s in watcher.states[-1]["room"]["seats"]][:3] == ["Ala", "Bo", "Cy"]
-    # Once the game is in play, a process with nobody watching keeps following it.
+    # In play too: a process with nobody watching forgets it at the next move elsewhere.
     await watcher.close()
     r = await post_on(players[0], one, f"/api/tables/{slug}/start")
     assert r.status_code == 200, r.text
@@ -192,8 +191,25 @@ async def test_a_waiting_room_nobody_watches_here_is_forgotten_then_loaded_again
     action = game.engine.legal_actions(game.state, 0)[0]
     await ala.act(game.engine.dump_action(action), 0)
     await ala.wait_version(1)
-    await wait_until(lambda: (table_of(app_of(two), slug).game or game).version == 1)
-    for client in [ala, cy, *players]:
+    bus_two = app_of(two).state.tables.runtime.bus
+    await wait_until(lambda: app_of(two).state.tables.held(slug) is None)
+    await wait_until(lambda: slug not in bus_two.watching)
+    heard = bus_two.heard[slug]
+    game = table_of(app_of(one), slug).game
+    assert game is not None
+    seat = min(game.acting)
+    action = game.engine.legal_actions(game.state, seat)[0]
+    bo = await socket_on(players[1], one, slug, code) if seat == 1 else ala
+    await bo.wait_version(1)
+    await bo.act(game.engine.dump_action(action), 1)
+    await bo.wait_version(2)
+    await asyncio.sleep(0.3)
+    assert bus_two.heard[slug] == heard  # nothing more about a table two forgot
+    # Asked for again through two: current.
+    r = await players[1].http.get(f"{two.url}/t/{slug}")
+    assert r.status_code == 200
+    assert (table_of(app_of(two), slug).game or game).version == 2
+    for client in [ala, bo, cy, *players]:
         await client.close()
 
 
