@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
+from app.store.lite import LiteStore
 from app.store.models import Game, Room
 from app.store.sql import SqlStore
 from app.store.tables import SeatInfo
@@ -42,7 +43,9 @@ async def open_pool(url: str, size: int) -> asyncpg.Pool | None:
 
 async def open_store(url: str, sessions: SessionFactory, size: int) -> Store:
     """The store for the database at `url`: `PgStore` with a pool of `size` connections on
-    PostgreSQL, else `SqlStore`."""
+    PostgreSQL, `LiteStore` on a SQLite file, else `SqlStore`."""
+    if make_url(url).get_backend_name() == "sqlite":
+        return LiteStore(sessions, url)
     pool = await open_pool(url, size)
     if pool is None:
         return SqlStore(sessions)
