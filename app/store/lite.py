@@ -100,6 +100,17 @@ class MoveBatcher:
     async def record(self, write: MoveWrite) -> bool:
         """Store a move (see `Store.record_move`); False if another writer got there first."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if self._task is None and not self._waiting and self.gate.try_acquire():
+            # Nothing waits and the gate is free: written now, without a turn of the loop.
+            try:
+                with self.engine.begin() as conn:
+                    stored = write_moves(conn, [(write, done)])[0]
+                self.batches += 1
+                return stored
+            except OperationalError:
+                pass  # another process holds the file: in line below, which waits
+            finally:
+                self.gate.release()
         self._waiting.append((write, done))
         if self._task is None:
             self._task = asyncio.create_task(self._drain())

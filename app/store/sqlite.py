@@ -13,10 +13,12 @@ on the same file (a backup, a migration by hand).
 
 A writer holds the gate until its commit, and through aiosqlite every statement is a hop to the
 connection's thread and back, each waiting for a turn of the event loop (milliseconds under
-load). `WritingConnection` runs a transaction's statements after its first write, and its
-commit, on the loop's thread instead: SQLite answers them in microseconds without waiting
-for anything (the write lock is held, WAL with `synchronous=NORMAL` does not wait for the
-disk at commit). Reads outside a write stay in the thread.
+load). `WritingConnection` runs a transaction's writes, the statements after its first
+write, and its commit, on the loop's thread instead: SQLite answers them in microseconds
+without waiting for anything (the gate is held, so no other writer of this process has the
+lock; WAL with `synchronous=NORMAL` does not wait for the disk at commit). The first write
+goes with SQLite's busy timeout at 0: should another process hold the file, it goes again in
+the thread, which waits. Reads outside a write stay in the thread.
 
 Checkpoints are taken off every commit (`wal_autocheckpoint` 0): a commit that crossed the
 checkpoint threshold used to copy the log into the database and fsync it before returning
@@ -32,6 +34,7 @@ import logging
 import sqlite3
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,35 +66,54 @@ def is_write(statement: str) -> bool:
 
 
 class WriteGate:
-    """A first-come, first-served lock for the writers of one process, on its event loop."""
+    """A first-come, first-served lock for the writers of one process, on its event loop: on
+    release the gate passes straight to the writer first in line."""
 
     def __init__(self, timeout: float = BUSY_TIMEOUT) -> None:
         self.timeout = timeout
-        self._lock: asyncio.Lock | None = None
+        self.locked = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._line: deque[asyncio.Future[None]] = deque()
         self.waits = 0
         """Writers that found the gate taken and queued (for tests and benchmarks)."""
 
-    def lock(self) -> asyncio.Lock:
-        loop = asyncio.get_running_loop()
-        if self._lock is None or (self._loop is not loop and not self._lock.locked()):
-            self._lock, self._loop = asyncio.Lock(), loop
-        return self._lock
+    def try_acquire(self) -> bool:
+        """Take the gate if it is free, at once (no turn of the event loop)."""
+        if self.locked:
+            return False
+        self.locked = True
+        self._loop = asyncio.get_running_loop()
+        return True
 
     async def acquire(self) -> None:
-        lock = self.lock()
-        if lock.locked():
-            self.waits += 1
+        if self.try_acquire():
+            return
+        self.waits += 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
         try:
-            await asyncio.wait_for(lock.acquire(), self.timeout)
-        except TimeoutError:
-            raise OperationalError(
-                "(write gate)", None, sqlite3.OperationalError("database is locked")
-            ) from None
+            async with asyncio.timeout(self.timeout):
+                await turn
+            self._loop = asyncio.get_running_loop()
+        except BaseException as exc:
+            if turn.done() and not turn.cancelled():
+                self.release()  # it was passed to us as we gave up: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._line.remove(turn)
+            if isinstance(exc, TimeoutError):
+                raise OperationalError(
+                    "(write gate)", None, sqlite3.OperationalError("database is locked")
+                ) from None
+            raise
 
     def release(self) -> None:
-        if self._lock is not None and self._lock.locked():
-            self._lock.release()
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)  # the gate stays taken, now by that writer
+                return
+        self.locked = False
 
 
 _GATES: weakref.WeakKeyDictionary[Engine, WriteGate] = weakref.WeakKeyDictionary()
@@ -157,12 +179,25 @@ class WritingConnection(aiosqlite.Connection):
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         conn = self._connection
-        if (
-            conn is not None
-            and self._running
-            and (conn.in_transaction or fn == conn.commit or fn == conn.rollback)
-        ):
+        if conn is None or not self._running:
+            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+        if conn.in_transaction or fn == conn.commit or fn == conn.rollback:
             return fn(*args, **kwargs)
+        if (
+            args
+            and isinstance(args[0], str)
+            and getattr(fn, "__name__", "") == "execute"
+            and is_write(args[0])
+        ):  # a transaction's first write: it takes SQLite's lock
+            conn.execute("PRAGMA busy_timeout=0")
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                # Another process holds the file: wait for it in the thread, not here.
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
         return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
 
 
