@@ -177,6 +177,9 @@ class WritingConnection(aiosqlite.Connection):
     """An aiosqlite connection that runs what comes in a write transaction on the caller's
     thread (see the module)."""
 
+    waited_in_thread = 0
+    """First writes that found the file locked by another process (for tests)."""
+
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         conn = self._connection
         if conn is None or not self._running:
@@ -196,6 +199,7 @@ class WritingConnection(aiosqlite.Connection):
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise
                 # Another process holds the file: wait for it in the thread, not here.
+                WritingConnection.waited_in_thread += 1
             finally:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
         return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
