@@ -178,6 +178,8 @@ class WritingConnection(aiosqlite.Connection):
     thread (see the module)."""
 
     waited_in_thread = 0
+    inline_first_write = True
+    """Whether a first write runs on the loop's thread (see the module)."""
     """First writes that found the file locked by another process (for tests)."""
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -187,7 +189,8 @@ class WritingConnection(aiosqlite.Connection):
         if conn.in_transaction or fn == conn.commit or fn == conn.rollback:
             return fn(*args, **kwargs)
         if (
-            args
+            self.inline_first_write
+            and args
             and isinstance(args[0], str)
             and getattr(fn, "__name__", "") == "execute"
             and is_write(args[0])
