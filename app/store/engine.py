@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import event
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -10,13 +13,22 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.store.sqlite import BUSY_TIMEOUT, Checkpointer, WriteGate, connector, install
+
 SessionFactory = async_sessionmaker[AsyncSession]
 
 
 def make_engine(url: str, pool_size: int = 20, max_overflow: int = 20) -> AsyncEngine:
-    """An async engine; SQLite gets WAL and foreign keys, Postgres a modest pool."""
+    """An async engine; SQLite gets WAL, foreign keys and one writer at a time queued in the
+    process (app/store/sqlite.py), Postgres a modest pool."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        path = make_url(url).database
+        if path and path != ":memory:":
+            engine = create_async_engine(url, async_creator=connector(path))
+            Checkpointer(Path(path), owner=engine.sync_engine).start()
+        else:
+            engine = create_async_engine(url, connect_args={"timeout": BUSY_TIMEOUT})
+        install(engine.sync_engine, WriteGate())
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -24,6 +36,7 @@ def make_engine(url: str, pool_size: int = 20, max_overflow: int = 20) -> AsyncE
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's thread does it
             cur.close()
 
         return engine

@@ -16,6 +16,7 @@ from app.push import outbox
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
+from app.store.lite import LiteStore
 from app.store.models import Game, Room
 from app.store.sql import SqlStore
 from app.store.tables import SeatInfo
@@ -43,7 +44,9 @@ async def open_pool(url: str, size: int) -> asyncpg.Pool | None:
 
 async def open_store(url: str, sessions: SessionFactory, size: int) -> Store:
     """The store for the database at `url`: `PgStore` with a pool of `size` connections on
-    PostgreSQL, else `SqlStore`."""
+    PostgreSQL, `LiteStore` on a SQLite file, else `SqlStore`."""
+    if make_url(url).get_backend_name() == "sqlite":
+        return LiteStore(sessions, url)
     pool = await open_pool(url, size)
     if pool is None:
         return SqlStore(sessions)

@@ -1,0 +1,269 @@
+"""SQLite under an asyncio server: one writer at a time, queued in the process, not polled.
+
+SQLite lets one connection write at a time. With a pool of connections (each in its own
+aiosqlite thread), a second writer that finds the file locked is put to sleep by SQLite's busy
+handler, and sleeps again, longer each time (1, 2, 5, … up to 100 ms a try), while the holder
+waits for the event loop between its statements: a move waiting for the lock could wait a
+second while the lock was free most of that time (bench/load.py at 10 saturated tables: p99
+0.7–1.2 s for a p50 of 5–10 ms). `WriteGate` queues the process's writers instead: a
+connection takes the gate before its transaction's first write (`before_cursor_execute`) and
+gives it back when it returns to the pool, after its commit or rollback; the next writer in
+line goes the moment the gate is free. SQLite's own busy timeout remains for another process
+on the same file (a backup, a migration by hand).
+
+A writer holds the gate until its commit, and through aiosqlite every statement is a hop to the
+connection's thread and back, each waiting for a turn of the event loop (milliseconds under
+load). `WritingConnection` runs a transaction's writes, the statements after its first
+write, and its commit, on the loop's thread instead: SQLite answers them in microseconds
+without waiting for anything (the gate is held, so no other writer of this process has the
+lock; WAL with `synchronous=NORMAL` does not wait for the disk at commit). The first write
+goes with SQLite's busy timeout at 0: should another process hold the file, it goes again in
+the thread, which waits. Reads outside a write stay in the thread.
+
+Checkpoints are taken off every commit (`wal_autocheckpoint` 0): a commit that crossed the
+checkpoint threshold used to copy the log into the database and fsync it before returning
+(now it would do so on the loop's thread). `Checkpointer` does it in the background instead
+(PASSIVE: it never blocks a reader or a writer), once a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.util import await_
+
+log = logging.getLogger("stolik.store")
+
+BUSY_TIMEOUT = 30.0
+"""Seconds a writer waits for the gate (and SQLite for another process's lock) before its
+statement fails as "database is locked", as SQLite's own timeout did."""
+
+READS = ("SELECT", "PRAGMA", "EXPLAIN")
+
+
+def is_write(statement: str) -> bool:
+    """Whether a statement may write (anything but a plain read: a SELECT, a WITH … SELECT)."""
+    head = statement.lstrip()[:7].upper()
+    if head.startswith(READS):
+        return False
+    if head.startswith("WITH"):
+        upper = statement.upper()
+        return any(word in upper for word in ("INSERT", "UPDATE", "DELETE", "REPLACE"))
+    return True
+
+
+class WriteGate:
+    """A first-come, first-served lock for the writers of one process, on its event loop: on
+    release the gate passes straight to the writer first in line."""
+
+    def __init__(self, timeout: float = BUSY_TIMEOUT) -> None:
+        self.timeout = timeout
+        self.locked = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._line: deque[asyncio.Future[None]] = deque()
+        self.waits = 0
+        """Writers that found the gate taken and queued (for tests and benchmarks)."""
+
+    def try_acquire(self) -> bool:
+        """Take the gate if it is free, at once (no turn of the event loop)."""
+        if self.locked:
+            return False
+        self.locked = True
+        self._loop = asyncio.get_running_loop()
+        return True
+
+    async def acquire(self) -> None:
+        if self.try_acquire():
+            return
+        self.waits += 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        try:
+            async with asyncio.timeout(self.timeout):
+                await turn
+            self._loop = asyncio.get_running_loop()
+        except BaseException as exc:
+            if turn.done() and not turn.cancelled():
+                self.release()  # it was passed to us as we gave up: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._line.remove(turn)
+            if isinstance(exc, TimeoutError):
+                raise OperationalError(
+                    "(write gate)", None, sqlite3.OperationalError("database is locked")
+                ) from None
+            raise
+
+    def release(self) -> None:
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)  # the gate stays taken, now by that writer
+                return
+        self.locked = False
+
+
+_GATES: weakref.WeakKeyDictionary[Engine, WriteGate] = weakref.WeakKeyDictionary()
+
+
+def gate_of(engine: Engine) -> WriteGate:
+    """The gate of `engine` (a new one if it has none: an engine not made by `make_engine`)."""
+    gate = _GATES.get(engine)
+    if gate is None:
+        gate = WriteGate()
+        install(engine, gate)
+    return gate
+
+
+def install(engine: Engine, gate: WriteGate) -> None:
+    """Make every writer on `engine` (the sync side of an async SQLite engine) queue at
+    `gate`."""
+    _GATES[engine] = gate
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _take(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        record = conn.connection._connection_record
+        if record is None or record.info.get("gate") or not is_write(statement):
+            return
+        if _in_loop_thread(gate):
+            await_(gate.acquire())
+            record.info["gate"] = True
+
+    @event.listens_for(engine, "checkin")
+    def _give_back(_dbapi_conn: Any, record: Any) -> None:
+        if record is not None and record.info.pop("gate", False):
+            _release_threadsafe(gate)
+
+    @event.listens_for(engine, "invalidate")
+    def _invalidated(_dbapi_conn: Any, record: Any, _exc: Any) -> None:
+        if record is not None and record.info.pop("gate", False):
+            _release_threadsafe(gate)
+
+
+def _in_loop_thread(gate: WriteGate) -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False  # a synchronous use (none in the server): SQLite's own lock only
+    return True
+
+
+def _release_threadsafe(gate: WriteGate) -> None:
+    loop = gate._loop
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if loop is None or running is loop or loop.is_closed():
+        gate.release()
+    else:  # a connection given back by the collector in another thread
+        loop.call_soon_threadsafe(gate.release)
+
+
+class WritingConnection(aiosqlite.Connection):
+    """An aiosqlite connection that runs what comes in a write transaction on the caller's
+    thread (see the module)."""
+
+    waited_in_thread = 0
+    inline_first_write = True
+    """Whether a first write runs on the loop's thread (see the module)."""
+    """First writes that found the file locked by another process (for tests)."""
+
+    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        conn = self._connection
+        if conn is None or not self._running:
+            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+        if conn.in_transaction or fn == conn.commit or fn == conn.rollback:
+            return fn(*args, **kwargs)
+        if (
+            self.inline_first_write
+            and args
+            and isinstance(args[0], str)
+            and getattr(fn, "__name__", "") == "execute"
+            and is_write(args[0])
+        ):  # a transaction's first write: it takes SQLite's lock
+            conn.execute("PRAGMA busy_timeout=0")
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                # Another process holds the file: wait for it in the thread, not here.
+                WritingConnection.waited_in_thread += 1
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+        return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+
+def connector(path: str, timeout: float = BUSY_TIMEOUT) -> Callable[[], Any]:
+    """What `create_async_engine(async_creator=…)` calls for a new SQLite connection."""
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(path, timeout=timeout, check_same_thread=False)
+
+    async def create() -> aiosqlite.Connection:
+        connection = WritingConnection(connect, 64)
+        connection._thread.daemon = True
+        return await connection
+
+    return create
+
+
+class Checkpointer:
+    """Copies the write-ahead log into the database file every `every` seconds, in a thread of
+    its own on a connection of its own, PASSIVE (readers and writers carry on)."""
+
+    def __init__(self, path: Path, every: float = 1.0, owner: object | None = None) -> None:
+        self.path = path
+        self.every = every
+        self._owner = weakref.ref(owner) if owner is not None else None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.checkpoints = 0
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=BUSY_TIMEOUT)
+            self._thread = None
+        self.checkpoint()  # what is left, at shutdown
+
+    def checkpoint(self) -> None:
+        try:
+            with contextlib.closing(sqlite3.connect(self.path, timeout=1.0)) as conn:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:  # busy, or the file is gone: the next one catches up
+            log.debug("checkpoint skipped", extra={"error": str(exc)})
+
+    def _run(self) -> None:
+        try:
+            conn = sqlite3.connect(self.path, timeout=1.0, check_same_thread=False)
+        except sqlite3.Error:
+            return
+        with contextlib.closing(conn):
+            while not self._stop.wait(self.every):
+                if self._owner is not None and self._owner() is None:
+                    return  # the engine is gone; SQLite checkpoints as its last connection closes
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    self.checkpoints += 1
+                except sqlite3.Error as exc:
+                    log.debug("checkpoint skipped", extra={"error": str(exc)})
