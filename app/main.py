@@ -35,6 +35,8 @@ from app.logs import RequestIds
 from app.metrics import Metrics
 from app.realtime.bus import make_bus
 from app.realtime.connection import SendWatch
+from app.review import routes as review_routes
+from app.review.worker import ReviewWorker
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import head_revision, schema_revision, upgrade_database
 from app.store.outage import OUTAGES, is_outage, unavailable
@@ -81,10 +83,23 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         await tables.resume()
         ticker = asyncio.create_task(tables.run_ticker(settings.clock_tick))
         memory.tune_gc()
+        reviewer = ReviewWorker(
+            app.state.sessions,
+            bound=settings.review_queue,
+            game_steps=settings.review_steps,
+            cpu_seconds=settings.review_cpu_seconds,
+        )
+        app.state.reviewer = reviewer
+        reviewing = asyncio.create_task(reviewer.run()) if settings.review else None
         yield
         ticker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await ticker
+        if reviewing is not None:
+            reviewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reviewing
+        reviewer.close()
         await tables.shutdown()
         await bus.stop()
         await tables.store.close()
@@ -124,6 +139,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(history.router)
     app.include_router(pwa.router)
     app.include_router(nights.router)
+    app.include_router(review_routes.router)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:

@@ -114,9 +114,7 @@ def steps_per_decision(decisions: int, game_steps: int = GAME_STEPS) -> int:
     return max(MIN_STEPS, min(MAX_STEPS, game_steps // max(1, decisions)))
 
 
-def assess(
-    engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int
-) -> list[Estimate]:
+def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) -> list[Estimate]:
     """Every legal action of `seat` with its estimated win chance, from the seat's view only."""
     actions = engine.legal_actions(state, seat)
     texts = [engine.action_text(a) for a in actions]
