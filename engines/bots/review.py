@@ -129,9 +129,12 @@ def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) 
         world = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
         here = {engine.action_text(a): a for a in engine.legal_actions(world, seat)}
         arms = [i for i, text in enumerate(texts) if text in here]
+        seen = [0] * len(texts)
         spent = 0
-        while spent < per_sample and arms:
-            arm = _pick(arms, totals, visits, 0.7)
+        # Every action available here is tried at least once in every sampled world.
+        while arms and (spent < per_sample or any(seen[i] == 0 for i in arms)):
+            unseen = [i for i in arms if seen[i] == 0]
+            arm = unseen[0] if unseen else _pick(arms, totals, visits, 0.7)
             after = engine.apply(world, seat, here[texts[arm]]).state
             end, used = _rollout(engine, after, rng, PLAYOUT_CAP)
             value = final_value(engine, end, seat)
@@ -145,6 +148,7 @@ def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) 
             totals[arm] += value
             wins[arm] += win
             visits[arm] += 1
+            seen[arm] += 1
             spent += used + 1
     return [
         Estimate(text, wins[i] / visits[i] if visits[i] else 0.0, visits[i])
