@@ -64,7 +64,7 @@ async def fill(session: AsyncSession, bound: int) -> int:
     reviewed = select(Review.game_id)
     result = await session.execute(
         select(Game.id)
-        .where(Game.result.is_not(None), Game.id.not_in(reviewed))
+        .where(Game.status == "finished", Game.id.not_in(reviewed))
         .order_by(Game.updated_at.desc())
         .limit(room)
     )

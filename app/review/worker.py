@@ -93,7 +93,7 @@ class ReviewWorker:
     async def _job(self, row: Review) -> compute.Job | None:
         async with self.sessions() as session:
             game = await session.get(Game, row.game_id)
-            if game is None or game.result is None:
+            if game is None or game.status != "finished" or game.result is None:
                 return None
             moves = await game_moves(session, game.id)
         return compute.Job(
