@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from engines import REGISTRY
 from engines.bots import choose_action
@@ -18,7 +19,7 @@ from engines.bots import review as rv
 from engines.core import Rng
 
 
-def play(game_id: str, seed: int) -> tuple[list, list[tuple[int, str]]]:
+def play(game_id: str, seed: int) -> tuple[list[Any], list[tuple[int, str]]]:
     """A 4-player game by `easy` bots: every state and every (seat, action text)."""
     engine = REGISTRY[game_id]
     state = engine.setup(4, engine.parse_options(None), seed).state

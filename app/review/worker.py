@@ -25,6 +25,7 @@ from app.review.models import Review
 from app.store.engine import SessionFactory
 from app.store.models import Game
 from app.store.moves import game_moves
+from engines.bots.review import GAME_STEPS
 
 log = logging.getLogger("stolik.review")
 
@@ -40,7 +41,7 @@ class ReviewWorker:
         sessions: SessionFactory,
         *,
         bound: int = 100,
-        game_steps: int = compute.rv.GAME_STEPS,
+        game_steps: int = GAME_STEPS,
         cpu_seconds: float = 240.0,
         lease: float = 60.0,
         poll: float = 5.0,

@@ -55,8 +55,6 @@ async def test_review_page_of_every_game(sqlite_server: Server, web: h.Web, game
         assert await page.locator(".review-moments li").count() > 0
         await h.shot(page, f"review_{game}_laptop")
 
-        phone = await web.open(
-            f"/t/{live.slug}/review", me, viewport=h.PHONE, locale="pl-PL"
-        )
+        phone = await web.open(f"/t/{live.slug}/review", me, viewport=h.PHONE, locale="pl-PL")
         await expect(phone.get_by_role("heading", name="Kluczowe momenty").first).to_be_visible()
         await h.phone_shot(phone, f"review_{game}_phone")
