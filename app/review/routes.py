@@ -30,7 +30,7 @@ from engines.core import Event
 router = APIRouter(tags=["review"])
 
 NOT_YET = N_("The game is not over yet: its review is shown once it has ended.")
-WIDTH, HEIGHT = 600, 160
+WIDTH, HEIGHT = 360, 120
 """The graph's drawing box (it scales to the page)."""
 
 
