@@ -49,6 +49,8 @@ from app.metrics import Metrics
 from app.push.run import start_sender
 from app.realtime.bus import make_bus
 from app.realtime.connection import SendWatch
+from app.review import routes as review_routes
+from app.review.worker import ReviewWorker
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import head_revision, schema_revision, upgrade_database
 from app.store.outage import OUTAGES, is_outage, unavailable
@@ -100,12 +102,21 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
         if settings.push:
             sender = start_sender(settings, app.state.sessions, tables, runtime)
         memory.tune_gc()
+        reviewer = ReviewWorker(
+            app.state.sessions,
+            bound=settings.review_queue,
+            game_steps=settings.review_steps,
+            cpu_seconds=settings.review_cpu_seconds,
+        )
+        app.state.reviewer = reviewer
+        reviewing = asyncio.create_task(reviewer.run()) if settings.review else None
         yield
-        for task in (ticker, sender):
+        for task in (ticker, sender, reviewing):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        reviewer.close()
         await tables.shutdown()
         await bus.stop()
         await tables.store.close()
@@ -150,6 +161,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     app.include_router(pwa.router)
     app.include_router(nights.router)
     app.include_router(push.router)
+    app.include_router(review_routes.router)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from app.core.config import Settings
 from app.nights import models as night_models  # noqa: F401 - the nights' tables
+from app.review import models as review_models  # noqa: F401 - the reviews table
 from app.store.engine import make_engine
 from app.store.models import Base
 

@@ -155,6 +155,8 @@ async def start_server(
         "create_rate_count": 0,
         "act_rate_count": 0,
         "act_rate_address_count": 0,
+        # The background reviewer only where a test turns it on (it would take CPU).
+        "review": False,
     }
     settings = Settings(
         database_url=database_url,

@@ -40,6 +40,16 @@ class Settings(BaseSettings):
     bot_think_scale: float = Field(
         default=1.0, description="Multiplies every bot level's search budget (tests: small)"
     )
+    review: bool = Field(
+        default=True, description="Review finished games by the bots in the background"
+    )
+    review_queue: int = Field(default=100, description="Most games waiting for their review")
+    review_steps: int = Field(
+        default=300_000, description="Engine steps of search per game's review (all seats)"
+    )
+    review_cpu_seconds: float = Field(
+        default=240.0, description="CPU seconds after which a game's review is given up"
+    )
     takeover_after: float = Field(
         default=60.0,
         description="Seconds a player must be disconnected before the host may "
