@@ -63,16 +63,16 @@ from engines.ganges.cards import (
     START_HAND,
     TABLE_SIZE,
     TRACK_BONUSES,
+    Card,
     card_words,
     colour_word,
 )
 from engines.ganges.payment import (
+    MAX_DIE,
     Payment,
     check_building_payment,
     check_common,
     check_exact_payment,
-    dice_by_colour,
-    exact_payments,
     grouped_payments,
 )
 from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
@@ -192,40 +192,93 @@ _TAGS: dict[type, str] = {
 def main_actions(state: State, seat: int) -> list[Any]:
     """Every canonical main action A–E (and the administrator's draw), in table slot order.
 
-    Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
-    the same payments: each is worked out once per call.
+    A card's paid actions depend only on the card and on the little of the hand that can pay
+    for it: a building, the dice of its cost colour (with the karma and administrators that
+    can matter for its sum); a ship or palace card, the first die of each colour and value
+    within karma reach of its value (and whether an administrator is held). They are worked
+    out once per such key and kept (`_CARD_ACTIONS`): a bot's playouts meet the same few
+    dice again and again.
     """
     p = state.players[seat]
-    dice = flow.hand_dice(state, seat)
+    values = state.values
     karma, admins = p.karma, p.admins
-    colours: dict[str, dict[int, list[str]]] | None = None
-    payments: dict[tuple[str | None, int], list[Payment]] = {}
+    colours: dict[str, list[tuple[str, int]]] = {}
+    distinct: list[tuple[str, int]] = []
+    seen: set[tuple[str, int]] = set()
+    for c in p.hand:
+        colour, value = DIE_COLOUR[c], values[c]
+        colours.setdefault(colour, []).append((c, value))
+        if (colour, value) not in seen:
+            seen.add((colour, value))
+            distinct.append((c, value))
+    frozen: dict[str, tuple[tuple[str, int], ...]] = {}
+    reach: dict[int, tuple[tuple[str, int], ...]] = {}
+    joker = admins > 0
+    cache = _CARD_ACTIONS
     out: list[Any] = []
-    for card_id in flow.table_cards(state):
+    for card_id in state.table:
+        if card_id is None:
+            continue
         card = CARDS[card_id]
-        out.append(interned(TakeDie, card=card_id))
-        if card.kind == "goods":
-            out.append(interned(TakeGoods, card=card_id))
+        out.append(_TAKE[card_id])
+        kind = card.kind
+        if kind == "goods":
+            out.append(_TAKE_GOODS[card_id])
             continue
-        if card.kind == "building":
-            key: tuple[str | None, int] = (card.cost_colour, card.min_sum)
-            found = payments.get(key)
-            if found is None:
-                if colours is None:
-                    colours = dice_by_colour(dice)
-                groups = colours.get(card.cost_colour, {})
-                found = payments[key] = grouped_payments(card.min_sum, groups, karma, admins)
-            out += [_paid(Build, card_id, pm) for pm in found]
-            continue
-        key = (None, card.cost_value)
-        found = payments.get(key)
+        key: tuple[Any, ...]
+        if kind == "building":
+            colour = card.cost_colour
+            dice = frozen.get(colour)
+            if dice is None:
+                dice = frozen[colour] = tuple(colours.get(colour, ()))
+            cost = card.min_sum
+            key = (card_id, dice, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
+        else:
+            cost = card.cost_value
+            dice = reach.get(cost)
+            if dice is None:
+                dice = reach[cost] = tuple(
+                    [(c, v) for c, v in distinct if -karma <= v - cost <= karma]
+                )
+            key = (card_id, dice, joker)
+        found = cache.get(key)
         if found is None:
-            found = payments[key] = exact_payments(card, dice, karma, admins)
-        kind = BuyShip if card.kind == "ship" else UsePalace
-        out += [_paid(kind, card_id, pm) for pm in found]
-    if p.admins:
-        out.append(interned(AdminDraw))
+            if len(cache) >= _CARD_ACTIONS_LIMIT:
+                cache.clear()
+            found = cache[key] = _card_actions(card, key)
+        out += found
+    if admins:
+        out.append(_ADMIN_DRAW)
     return out
+
+
+def _card_actions(card: Card, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The paid actions for one table card from its `main_actions` key (what
+    `grouped_payments` and `exact_payments` list for those dice)."""
+    if card.kind == "building":
+        _, dice, karma, admins = key
+        groups: dict[int, list[str]] = {}
+        for c, value in dice:
+            groups.setdefault(value, []).append(c)
+        found = grouped_payments(card.min_sum, groups, karma, admins)
+        return tuple(_paid(Build, card.id, pm) for pm in found)
+    _, dice, joker = key
+    cost = card.cost_value
+    payments = [Payment((c,), karma=abs(value - cost)) for c, value in dice]
+    if joker:
+        payments.append(Payment(jokers=(cost,)))
+    kind = BuyShip if card.kind == "ship" else UsePalace
+    return tuple(_paid(kind, card.id, pm) for pm in payments)
+
+
+DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
+_TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
+_TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
+_ADMIN_DRAW = interned(AdminDraw)
+_CARD_ACTIONS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""The paid actions per (card, paying hand dice, karma and administrators that matter)."""
+_CARD_ACTIONS_LIMIT = 20_000
+"""Entries kept before the cache starts again (a few megabytes)."""
 
 
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:
