@@ -75,7 +75,7 @@ from engines.ganges.payment import (
     check_exact_payment,
     grouped_payments,
 )
-from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
+from engines.ganges.state import Conversion, Options, Player, State, TrackCard
 from engines.ganges.view import build_view, redeal
 
 MAIN_KINDS: dict[str, str] = {
@@ -154,7 +154,7 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
     if isinstance(action, Build | BuyShip | UsePalace):
         pay(state, events, seat, action)
     state.owed -= 1
-    flow.push(state, Task(kind="settle"))
+    flow.push(state, flow.new_task("settle"))
     if isinstance(action, TakeDie):
         flow.push(state, flow.hand_task(card_id))
         return

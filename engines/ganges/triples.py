@@ -193,7 +193,27 @@ def _maximal_disjoint(cands: list[Triple]) -> list[list[int]]:
 
 
 def resolutions(player: Player) -> list[Resolution]:
-    """The distinct resolution sets (different discards or rewards), in a fixed order."""
+    """The distinct resolution sets (different discards or rewards), in a fixed order.
+
+    They depend on the display alone, which changes far more rarely than the settle step asks
+    (after every action): they are worked out once per display and kept (`_RESOLUTIONS`; the
+    resolution sets are never changed once made, and a state's copy copies them)."""
+    key = (tuple(player.buildings), tuple(player.ships), tuple(player.goods))
+    found = _RESOLUTIONS.get(key)
+    if found is None:
+        if len(_RESOLUTIONS) >= _RESOLUTIONS_LIMIT:
+            _RESOLUTIONS.clear()
+        found = _RESOLUTIONS[key] = _resolutions(player)
+    return list(found)
+
+
+_RESOLUTIONS: dict[tuple[tuple[str, ...], ...], list[Resolution]] = {}
+_RESOLUTIONS_LIMIT = 20_000
+"""Displays kept before the cache starts again."""
+
+
+def _resolutions(player: Player) -> list[Resolution]:
+    """`resolutions`, worked out."""
     cands = candidates(player)
     if not cands:
         return []
