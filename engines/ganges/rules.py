@@ -63,17 +63,14 @@ from engines.ganges.cards import (
     START_HAND,
     TABLE_SIZE,
     TRACK_BONUSES,
-    Card,
     card_words,
     colour_word,
 )
 from engines.ganges.payment import (
-    MAX_DIE,
-    Payment,
+    building_payment_parts,
     check_building_payment,
     check_common,
     check_exact_payment,
-    grouped_payments,
 )
 from engines.ganges.state import Conversion, Options, Player, State, TrackCard
 from engines.ganges.view import build_view, redeal
@@ -170,51 +167,34 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
             flow.carry_out_palace(state, events, seat, card_id)
 
 
-def _paid(
-    cls: type[Build] | type[BuyShip] | type[UsePalace], card_id: str, payment: Payment
-) -> Any:
-    return trusted(
-        cls,
-        card=card_id,
-        pay=list(payment.cards),
-        jokers=list(payment.jokers),
-        karma=payment.karma,
-        type=_TAGS[cls],
-    )
-
-
-_TAGS: dict[type, str] = {
-    cls: cls.model_fields["type"].default for cls in (Build, BuyShip, UsePalace)
-}
-"""The `type` tag of each paid action."""
-
-
 def main_actions(state: State, seat: int) -> list[Any]:
     """Every canonical main action A–E (and the administrator's draw), in table slot order.
 
-    A card's paid actions depend only on the card and on the little of the hand that can pay
-    for it: a building, the dice of its cost colour (with the karma and administrators that
-    can matter for its sum); a ship or palace card, the first die of each colour and value
-    within karma reach of its value (and whether an administrator is held). They are worked
-    out once per such key and kept (`_CARD_ACTIONS`): a bot's playouts meet the same few
-    dice again and again.
+    Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
+    the same payments: each is worked out once per call, and a building's payments as counts
+    of dice per value are kept between calls (`building_templates`: plain numbers, small).
     """
     p = state.players[seat]
     values = state.values
     karma, admins = p.karma, p.admins
-    colours: dict[str, list[tuple[str, int]]] = {}
+    colours: dict[str, dict[int, list[str]]] = {}
     distinct: list[tuple[str, int]] = []
     seen: set[tuple[str, int]] = set()
     for c in p.hand:
         colour, value = DIE_COLOUR[c], values[c]
-        colours.setdefault(colour, []).append((c, value))
+        groups = colours.get(colour)
+        if groups is None:
+            colours[colour] = {value: [c]}
+        else:
+            cards = groups.get(value)
+            if cards is None:
+                groups[value] = [c]
+            else:
+                cards.append(c)
         if (colour, value) not in seen:
             seen.add((colour, value))
             distinct.append((c, value))
-    frozen: dict[str, tuple[tuple[str, int], ...]] = {}
-    reach: dict[int, tuple[tuple[str, int], ...]] = {}
-    joker = admins > 0
-    cache = _CARD_ACTIONS
+    payments: dict[tuple[str, int], list[tuple[list[str], list[int], int]]] = {}
     out: list[Any] = []
     for card_id in state.table:
         if card_id is None:
@@ -225,60 +205,43 @@ def main_actions(state: State, seat: int) -> list[Any]:
         if kind == "goods":
             out.append(_TAKE_GOODS[card_id])
             continue
-        key: tuple[Any, ...]
         if kind == "building":
-            colour = card.cost_colour
-            dice = frozen.get(colour)
-            if dice is None:
-                dice = frozen[colour] = tuple(colours.get(colour, ()))
-            cost = card.min_sum
-            key = (card_id, dice, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
+            key = (card.cost_colour, card.min_sum)
+            found = payments.get(key)
+            if found is None:
+                found = payments[key] = building_payment_parts(
+                    card.min_sum, colours.get(card.cost_colour, {}), karma, admins
+                )
+            cls: Any = Build
+            tag = "build"
         else:
             cost = card.cost_value
-            dice = reach.get(cost)
-            if dice is None:
-                dice = reach[cost] = tuple(
-                    [(c, v) for c, v in distinct if -karma <= v - cost <= karma]
-                )
-            key = (card_id, dice, joker)
-        found = cache.get(key)
-        if found is None:
-            if len(cache) >= _CARD_ACTIONS_LIMIT:
-                cache.clear()
-            found = cache[key] = _card_actions(card, key)
-        out += found
+            key = ("", cost)
+            found = payments.get(key)
+            if found is None:
+                found = [
+                    ([c], [], abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
+                ]
+                if admins:
+                    found.append(([], [cost], 0))
+                payments[key] = found
+            if kind == "ship":
+                cls, tag = BuyShip, "ship"
+            else:
+                cls, tag = UsePalace, "palace"
+        for cards, jokers, spent in found:
+            out.append(
+                trusted(cls, card=card_id, pay=cards[:], jokers=jokers[:], karma=spent, type=tag)
+            )
     if admins:
         out.append(_ADMIN_DRAW)
     return out
-
-
-def _card_actions(card: Card, key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The paid actions for one table card from its `main_actions` key (what
-    `grouped_payments` and `exact_payments` list for those dice)."""
-    if card.kind == "building":
-        _, dice, karma, admins = key
-        groups: dict[int, list[str]] = {}
-        for c, value in dice:
-            groups.setdefault(value, []).append(c)
-        found = grouped_payments(card.min_sum, groups, karma, admins)
-        return tuple(_paid(Build, card.id, pm) for pm in found)
-    _, dice, joker = key
-    cost = card.cost_value
-    payments = [Payment((c,), karma=abs(value - cost)) for c, value in dice]
-    if joker:
-        payments.append(Payment(jokers=(cost,)))
-    kind = BuyShip if card.kind == "ship" else UsePalace
-    return tuple(_paid(kind, card.id, pm) for pm in payments)
 
 
 DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
 _TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
 _TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
 _ADMIN_DRAW = interned(AdminDraw)
-_CARD_ACTIONS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-"""The paid actions per (card, paying hand dice, karma and administrators that matter)."""
-_CARD_ACTIONS_LIMIT = 20_000
-"""Entries kept before the cache starts again (a few megabytes)."""
 
 
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:

@@ -208,7 +208,7 @@ def resolutions(player: Player) -> list[Resolution]:
 
 
 _RESOLUTIONS: dict[tuple[tuple[str, ...], ...], list[Resolution]] = {}
-_RESOLUTIONS_LIMIT = 20_000
+_RESOLUTIONS_LIMIT = 1
 """Displays kept before the cache starts again."""
 
 
