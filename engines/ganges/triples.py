@@ -195,21 +195,23 @@ def _maximal_disjoint(cands: list[Triple]) -> list[list[int]]:
 def resolutions(player: Player) -> list[Resolution]:
     """The distinct resolution sets (different discards or rewards), in a fixed order.
 
-    They depend on the display alone, which changes far more rarely than the settle step asks
-    (after every action): they are worked out once per display and kept (`_RESOLUTIONS`; the
-    resolution sets are never changed once made, and a state's copy copies them)."""
-    key = (tuple(player.buildings), tuple(player.ships), tuple(player.goods))
-    found = _RESOLUTIONS.get(key)
-    if found is None:
-        if len(_RESOLUTIONS) >= _RESOLUTIONS_LIMIT:
-            _RESOLUTIONS.clear()
-        found = _RESOLUTIONS[key] = _resolutions(player)
-    return list(found)
+    The settle step asks after every action, and most displays have none: such displays are
+    remembered (`_NONE`, plain tuples of card ids, which the collector skips) so the next ask
+    costs a look-up."""
+    key = (*player.buildings, "", *player.ships, "", *player.goods)
+    if key in _NONE:
+        return []
+    found = _resolutions(player)
+    if not found:
+        if len(_NONE) >= _NONE_LIMIT:
+            _NONE.clear()
+        _NONE.add(key)
+    return found
 
 
-_RESOLUTIONS: dict[tuple[tuple[str, ...], ...], list[Resolution]] = {}
-_RESOLUTIONS_LIMIT = 1
-"""Displays kept before the cache starts again."""
+_NONE: set[tuple[str, ...]] = set()
+_NONE_LIMIT = 50_000
+"""Displays without any resolution set kept before the memory starts again."""
 
 
 def _resolutions(player: Player) -> list[Resolution]:
