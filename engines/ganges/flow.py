@@ -244,9 +244,12 @@ def gain_tokens(
 ) -> None:
     """Fame, karma and coins from the (unlimited) supply."""
     p = state.players[seat]
-    p.fame += fame
-    p.karma += karma
-    p.coins += coins
+    if fame:
+        p.fame += fame
+    if karma:
+        p.karma += karma
+    if coins:
+        p.coins += coins
     parts = [
         Phrase.of(message, count=n)
         for n, message in ((fame, GAIN_FAME), (karma, GAIN_KARMA), (coins, GAIN_COINS))
@@ -680,8 +683,12 @@ def end_turn(state: State, events: Events) -> None:
 
 
 def advance(state: State, events: Events) -> None:
-    """Run pending work until a decision is needed or the game is over."""
-    state.prompt = None
+    """Run pending work until a decision is needed or the game is over.
+
+    The prompt is stored straight into the state's fields (no pydantic `__setattr__`: this
+    runs at every step of a bot's playout, and the field is a plain attribute)."""
+    fields = state.__dict__
+    fields["prompt"] = None
     while not state.over:
         if state.tasks:
             if not step_task(state, events):
@@ -697,9 +704,9 @@ def advance(state: State, events: Events) -> None:
                 )
                 state.owed = 0
                 continue
-            state.prompt = prompt("action", seat=seat, owed=state.owed)
+            fields["prompt"] = prompt("action", seat=seat, owed=state.owed)
             return
         if state.players[seat].admins > 0:
-            state.prompt = prompt("end_turn", seat=seat)
+            fields["prompt"] = prompt("end_turn", seat=seat)
             return
         end_turn(state, events)
