@@ -140,14 +140,6 @@ def building_payments(building: Card, hand: list[Die], karma: int, admins: int) 
     return grouped_payments(building.min_sum, groups, karma, admins)
 
 
-def dice_by_colour(hand: list[Die]) -> dict[str, dict[int, list[str]]]:
-    """The hand's cards by die colour, then by value, in hand order (`grouped_payments`)."""
-    out: dict[str, dict[int, list[str]]] = {}
-    for d in hand:
-        out.setdefault(d.colour, {}).setdefault(d.value, []).append(d.card)
-    return out
-
-
 def grouped_payments(
     cost: int, groups: dict[int, list[str]], karma: int, admins: int
 ) -> list[Payment]:
