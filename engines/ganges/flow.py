@@ -94,6 +94,45 @@ def conversions(state: State, player: Player) -> list[Conversion]:
     return out
 
 
+def new_task(kind: str, code: str = "", source: str = "", optional: bool = False) -> Task:
+    """The shared task of these fields (tasks are never changed once made, and a state's copy
+    copies them, so one validated instance per distinct task serves every state)."""
+    key = (kind, code, source, optional)
+    found = _TASKS.get(key)
+    if found is None:
+        found = _TASKS[key] = Task.model_validate(
+            {"kind": kind, "code": code, "source": source, "optional": optional}
+        )
+    return found
+
+
+_TASKS: dict[tuple[str, str, str, bool], Task] = {}
+"""Every distinct task made so far (a few hundred at most: kinds × codes × cards)."""
+
+
+def prompt(kind: str, seat: int, **fields: object) -> Prompt:
+    """A prompt built from values the engine made itself, without validation (a bot's
+    playouts set one at every step). Lists passed in must be new lists."""
+    data: dict[str, object] = {
+        "kind": kind,
+        "seat": seat,
+        "reason": "",
+        "owed": 0,
+        "cards": [],
+        "optional": False,
+        "options": [],
+        "resolutions": [],
+        "conversions": [],
+    }
+    data.update(fields)
+    new = Prompt.__new__(Prompt)
+    object.__setattr__(new, "__dict__", data)
+    object.__setattr__(new, "__pydantic_fields_set__", {"kind", "seat", *fields})
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 def push(state: State, *tasks: Task) -> None:
     """Put tasks on the stack so that the first one listed is done first."""
     state.tasks.extend(reversed(tasks))
@@ -101,7 +140,7 @@ def push(state: State, *tasks: Task) -> None:
 
 def hand_task(source: str = "table") -> Task:
     """Take one card into hand from the table (player's pick), the deck, or a given card."""
-    return Task(kind="hand", source=source)
+    return new_task("hand", source=source)
 
 
 # ---- cards moving -----------------------------------------------------------------------------
@@ -205,9 +244,12 @@ def gain_tokens(
 ) -> None:
     """Fame, karma and coins from the (unlimited) supply."""
     p = state.players[seat]
-    p.fame += fame
-    p.karma += karma
-    p.coins += coins
+    if fame:
+        p.fame += fame
+    if karma:
+        p.karma += karma
+    if coins:
+        p.coins += coins
     parts = [
         Phrase.of(message, count=n)
         for n, message in ((fame, GAIN_FAME), (karma, GAIN_KARMA), (coins, GAIN_COINS))
@@ -267,7 +309,7 @@ def place_ship(state: State, events: Events, seat: int, card_id: str) -> None:
             tr("%(who)s adds %(card)s to their ships."), who=who(seat), card=card_words(card_id)
         )
     )
-    push(state, Task(kind="reward", code=CARDS[card_id].reward))
+    push(state, new_task("reward", code=CARDS[card_id].reward))
 
 
 def carry_out_palace(state: State, events: Events, seat: int, card_id: str) -> None:
@@ -278,8 +320,8 @@ def carry_out_palace(state: State, events: Events, seat: int, card_id: str) -> N
     )
     push(
         state,
-        Task(kind="effect", code=CARDS[card_id].effect),
-        Task(kind="discard_carried", source=card_id),
+        new_task("effect", code=CARDS[card_id].effect),
+        new_task("discard_carried", source=card_id),
     )
 
 
@@ -300,11 +342,11 @@ def gain_ship_reward(state: State, events: Events, seat: int, code: str) -> None
     elif code == "die1":
         push(state, hand_task())
     elif code == "goodscards1or2":
-        push(state, Task(kind="take", code="goods"), Task(kind="take", code="goods", optional=True))
+        push(state, new_task("take", code="goods"), new_task("take", code="goods", optional=True))
     elif code == "goodscard1_die1":
-        push(state, Task(kind="take", code="goods"), hand_task())
+        push(state, new_task("take", code="goods"), hand_task())
     elif code == "palace":
-        push(state, Task(kind="take", code="palace"))
+        push(state, new_task("take", code="palace"))
     else:  # pragma: no cover - the data module only uses the codes above
         raise ValueError(f"unknown ship reward {code}")
 
@@ -331,7 +373,7 @@ def gain_palace_effect(state: State, events: Events, seat: int, code: str) -> No
             )
             gain_ship_reward(state, events, seat, reward)
     elif code == "top_card_free":
-        push(state, Task(kind="top_card"))
+        push(state, new_task("top_card"))
     else:  # pragma: no cover - the data module only uses the codes above
         raise ValueError(f"unknown palace effect {code}")
 
@@ -348,7 +390,7 @@ def gain_track_bonus(state: State, events: Events, seat: int, code: str) -> None
         state.owed += 1
         events.append(Event.public(tr("%(who)s will take an extra action."), who=who(seat)))
     elif code in ("coins2_or_palace", "fame1_or_ship"):
-        push(state, Task(kind="choose", code=code))
+        push(state, new_task("choose", code=code))
     else:  # pragma: no cover - the data module only uses the codes above
         raise ValueError(f"unknown track bonus {code}")
 
@@ -367,7 +409,7 @@ def apply_bonus_option(state: State, events: Events, seat: int, option: str) -> 
     elif option == "fame":
         gain_tokens(state, events, seat, fame=1)
     else:
-        push(state, Task(kind="take", code=option))
+        push(state, new_task("take", code=option))
 
 
 def take_for_task(state: State, events: Events, seat: int, task: Task, card_id: str) -> None:
@@ -481,7 +523,7 @@ def settle_once(state: State, events: Events, seat: int) -> bool | None:
         resolve_triples(state, events, seat, options[0])
         return True
     if options:
-        state.prompt = Prompt(kind="resolve", seat=seat, reason="triples", resolutions=options)
+        state.prompt = prompt("resolve", seat=seat, reason="triples", resolutions=options)
         return None
     if p.karma >= TRIPLE:
         p.karma -= TRIPLE
@@ -511,7 +553,7 @@ def settle_once(state: State, events: Events, seat: int) -> bool | None:
         convert(state, events, seat, convs[0])
         return True
     if convs:
-        state.prompt = Prompt(kind="convert", seat=seat, reason="track", conversions=convs)
+        state.prompt = prompt("convert", seat=seat, reason="track", conversions=convs)
         return None
     return False
 
@@ -544,9 +586,7 @@ def step_task(state: State, events: Events) -> bool:
             state.tasks.pop()
             return True
         if len(p.hand) >= HAND_LIMIT:
-            state.prompt = Prompt(
-                kind="discard", seat=seat, reason="hand limit", cards=list(p.hand)
-            )
+            state.prompt = prompt("discard", seat=seat, reason="hand limit", cards=list(p.hand))
             return False
         if source == "deck":
             state.tasks.pop()
@@ -559,7 +599,7 @@ def step_task(state: State, events: Events) -> bool:
             state.tasks.pop()
             take_for_task(state, events, seat, task, choices[0])
             return True
-        state.prompt = Prompt(kind="pick", seat=seat, reason="die card", cards=choices)
+        state.prompt = prompt("pick", seat=seat, reason="die card", cards=choices)
         return False
     if task.kind == "take":
         choices = table_cards(state, task.code)
@@ -571,8 +611,8 @@ def step_task(state: State, events: Events) -> bool:
             take_for_task(state, events, seat, task, choices[0])
             return True
         reason = f"{task.code} card" + (" (optional)" if task.optional else "")
-        state.prompt = Prompt(
-            kind="pick", seat=seat, reason=reason, cards=choices, optional=task.optional
+        state.prompt = prompt(
+            "pick", seat=seat, reason=reason, cards=choices, optional=task.optional
         )
         return False
     if task.kind == "choose":
@@ -581,7 +621,7 @@ def step_task(state: State, events: Events) -> bool:
             state.tasks.pop()
             apply_bonus_option(state, events, seat, options[0])
             return True
-        state.prompt = Prompt(kind="choose", seat=seat, reason=task.code, options=options)
+        state.prompt = prompt("choose", seat=seat, reason=task.code, options=options)
         return False
     state.tasks.pop()
     if task.kind == "effect":
@@ -612,7 +652,7 @@ def begin_turn(state: State, events: Events) -> None:
         state.elephant_green = False
         events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
         gain_tokens(state, events, seat, karma=1)
-        push(state, Task(kind="settle"))
+        push(state, new_task("settle"))
 
 
 def end_turn(state: State, events: Events) -> None:
@@ -643,8 +683,12 @@ def end_turn(state: State, events: Events) -> None:
 
 
 def advance(state: State, events: Events) -> None:
-    """Run pending work until a decision is needed or the game is over."""
-    state.prompt = None
+    """Run pending work until a decision is needed or the game is over.
+
+    The prompt is stored straight into the state's fields (no pydantic `__setattr__`: this
+    runs at every step of a bot's playout, and the field is a plain attribute)."""
+    fields = state.__dict__
+    fields["prompt"] = None
     while not state.over:
         if state.tasks:
             if not step_task(state, events):
@@ -660,9 +704,9 @@ def advance(state: State, events: Events) -> None:
                 )
                 state.owed = 0
                 continue
-            state.prompt = Prompt(kind="action", seat=seat, owed=state.owed)
+            fields["prompt"] = prompt("action", seat=seat, owed=state.owed)
             return
         if state.players[seat].admins > 0:
-            state.prompt = Prompt(kind="end_turn", seat=seat)
+            fields["prompt"] = prompt("end_turn", seat=seat)
             return
         end_turn(state, events)

@@ -140,22 +140,57 @@ def building_payments(building: Card, hand: list[Die], karma: int, admins: int) 
     return grouped_payments(building.min_sum, groups, karma, admins)
 
 
-def dice_by_colour(hand: list[Die]) -> dict[str, dict[int, list[str]]]:
-    """The hand's cards by die colour, then by value, in hand order (`grouped_payments`)."""
-    out: dict[str, dict[int, list[str]]] = {}
-    for d in hand:
-        out.setdefault(d.colour, {}).setdefault(d.value, []).append(d.card)
-    return out
-
-
 def grouped_payments(
     cost: int, groups: dict[int, list[str]], karma: int, admins: int
 ) -> list[Payment]:
     """`building_payments` for a cost of `cost` from the dice of its colour grouped by value
     (each group's cards in hand order)."""
+    return [
+        Payment(tuple(cards), tuple(jokers), spent)
+        for cards, jokers, spent in building_payment_parts(cost, groups, karma, admins)
+    ]
+
+
+def building_payment_parts(
+    cost: int, groups: dict[int, list[str]], karma: int, admins: int
+) -> list[tuple[list[str], list[int], int]]:
+    """`grouped_payments` as (cards, jokers, karma) lists, from the kept counting template."""
     values = sorted(groups)
-    out: list[Payment] = []
-    for counts in product(*(range(len(groups[v]) + 1) for v in values)):
+    counts = tuple([len(groups[v]) for v in values])
+    key = (cost, *values, 0, *counts, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
+    template = _TEMPLATES.get(key)
+    if template is None:
+        if len(_TEMPLATES) >= _TEMPLATES_LIMIT:
+            _TEMPLATES.clear()
+        template = _TEMPLATES[key] = _template(cost, values, counts, key[-2], key[-1])
+    return [
+        (
+            [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]],
+            list(jokers),
+            spent,
+        )
+        for taken, jokers, spent in template
+    ]
+
+
+_TEMPLATES: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]] = {}
+"""Building payments as dice counts per value, by (cost, values held, counts held, karma and
+administrators that matter): plain numbers, so the collector skips them."""
+_TEMPLATES_LIMIT = 50_000
+
+
+def _template(
+    cost: int, values: list[int], held: tuple[int, ...], karma: int, admins: int
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+    """Every canonical building payment as (dice taken per value, jokers, karma).
+
+    Equal dice are merged (the first such cards in hand order are named); jokers are declared
+    6 except the last, which takes what is left, so every listed payment hits the sum exactly.
+    Karma only matters up to the cost and administrators up to the jokers the cost could
+    take, which is why the key caps them.
+    """
+    out: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+    for counts in product(*(range(n + 1) for n in held)):
         total = number = 0
         lowest = MAX_DIE
         for v, n in zip(values, counts, strict=True):
@@ -166,13 +201,13 @@ def grouped_payments(
                     lowest = v
         if number and total >= cost:
             if total - lowest < cost:
-                out.append(Payment(_cards(groups, values, counts)))
+                out.append((counts, (), 0))
             continue
         gap = cost - total
         needed = -(-gap // MAX_DIE)
         if needed <= admins:
             jokers = (MAX_DIE,) * (needed - 1) + (gap - MAX_DIE * (needed - 1),)
-            out.append(Payment(_cards(groups, values, counts), jokers=jokers))
+            out.append((counts, jokers, 0))
         if not number:
             continue
         # Karma closes the rest of the gap, alone or after jokers declared 6 (fewer jokers
@@ -181,17 +216,8 @@ def grouped_payments(
         for j in range(min(admins, needed - 1) + 1):
             rest = gap - MAX_DIE * j
             if rest <= min(karma, room):
-                out.append(
-                    Payment(_cards(groups, values, counts), jokers=(MAX_DIE,) * j, karma=rest)
-                )
-    return out
-
-
-def _cards(
-    groups: dict[int, list[str]], values: list[int], counts: tuple[int, ...]
-) -> tuple[str, ...]:
-    """The cards of a payment: the first `n` cards of each value, values in order."""
-    return tuple(c for v, n in zip(values, counts, strict=True) for c in groups[v][:n])
+                out.append((counts, (MAX_DIE,) * j, rest))
+    return tuple(out)
 
 
 def exact_payments(target: Card, hand: list[Die], karma: int, admins: int) -> list[Payment]:

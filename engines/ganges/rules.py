@@ -67,15 +67,12 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import (
-    Payment,
+    building_payment_parts,
     check_building_payment,
     check_common,
     check_exact_payment,
-    dice_by_colour,
-    exact_payments,
-    grouped_payments,
 )
-from engines.ganges.state import Conversion, Options, Player, State, Task, TrackCard
+from engines.ganges.state import Conversion, Options, Player, State, TrackCard
 from engines.ganges.view import build_view, redeal
 
 MAIN_KINDS: dict[str, str] = {
@@ -154,7 +151,7 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
     if isinstance(action, Build | BuyShip | UsePalace):
         pay(state, events, seat, action)
     state.owed -= 1
-    flow.push(state, Task(kind="settle"))
+    flow.push(state, flow.new_task("settle"))
     if isinstance(action, TakeDie):
         flow.push(state, flow.hand_task(card_id))
         return
@@ -170,62 +167,81 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
             flow.carry_out_palace(state, events, seat, card_id)
 
 
-def _paid(
-    cls: type[Build] | type[BuyShip] | type[UsePalace], card_id: str, payment: Payment
-) -> Any:
-    return trusted(
-        cls,
-        card=card_id,
-        pay=list(payment.cards),
-        jokers=list(payment.jokers),
-        karma=payment.karma,
-        type=_TAGS[cls],
-    )
-
-
-_TAGS: dict[type, str] = {
-    cls: cls.model_fields["type"].default for cls in (Build, BuyShip, UsePalace)
-}
-"""The `type` tag of each paid action."""
-
-
 def main_actions(state: State, seat: int) -> list[Any]:
     """Every canonical main action A–E (and the administrator's draw), in table slot order.
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
-    the same payments: each is worked out once per call.
+    the same payments: each is worked out once per call, and a building's payments as counts
+    of dice per value are kept between calls (`building_templates`: plain numbers, small).
     """
     p = state.players[seat]
-    dice = flow.hand_dice(state, seat)
+    values = state.values
     karma, admins = p.karma, p.admins
-    colours: dict[str, dict[int, list[str]]] | None = None
-    payments: dict[tuple[str | None, int], list[Payment]] = {}
+    colours: dict[str, dict[int, list[str]]] = {}
+    distinct: list[tuple[str, int]] = []
+    seen: set[tuple[str, int]] = set()
+    for c in p.hand:
+        colour, value = DIE_COLOUR[c], values[c]
+        groups = colours.get(colour)
+        if groups is None:
+            colours[colour] = {value: [c]}
+        else:
+            cards = groups.get(value)
+            if cards is None:
+                groups[value] = [c]
+            else:
+                cards.append(c)
+        if (colour, value) not in seen:
+            seen.add((colour, value))
+            distinct.append((c, value))
+    payments: dict[tuple[str, int], list[tuple[list[str], list[int], int]]] = {}
     out: list[Any] = []
-    for card_id in flow.table_cards(state):
-        card = CARDS[card_id]
-        out.append(interned(TakeDie, card=card_id))
-        if card.kind == "goods":
-            out.append(interned(TakeGoods, card=card_id))
+    for card_id in state.table:
+        if card_id is None:
             continue
-        if card.kind == "building":
-            key: tuple[str | None, int] = (card.cost_colour, card.min_sum)
+        card = CARDS[card_id]
+        out.append(_TAKE[card_id])
+        kind = card.kind
+        if kind == "goods":
+            out.append(_TAKE_GOODS[card_id])
+            continue
+        if kind == "building":
+            key = (card.cost_colour, card.min_sum)
             found = payments.get(key)
             if found is None:
-                if colours is None:
-                    colours = dice_by_colour(dice)
-                groups = colours.get(card.cost_colour, {})
-                found = payments[key] = grouped_payments(card.min_sum, groups, karma, admins)
-            out += [_paid(Build, card_id, pm) for pm in found]
-            continue
-        key = (None, card.cost_value)
-        found = payments.get(key)
-        if found is None:
-            found = payments[key] = exact_payments(card, dice, karma, admins)
-        kind = BuyShip if card.kind == "ship" else UsePalace
-        out += [_paid(kind, card_id, pm) for pm in found]
-    if p.admins:
-        out.append(interned(AdminDraw))
+                found = payments[key] = building_payment_parts(
+                    card.min_sum, colours.get(card.cost_colour, {}), karma, admins
+                )
+            cls: Any = Build
+            tag = "build"
+        else:
+            cost = card.cost_value
+            key = ("", cost)
+            found = payments.get(key)
+            if found is None:
+                found = [
+                    ([c], [], abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
+                ]
+                if admins:
+                    found.append(([], [cost], 0))
+                payments[key] = found
+            if kind == "ship":
+                cls, tag = BuyShip, "ship"
+            else:
+                cls, tag = UsePalace, "palace"
+        for cards, jokers, spent in found:
+            out.append(
+                trusted(cls, card=card_id, pay=cards[:], jokers=jokers[:], karma=spent, type=tag)
+            )
+    if admins:
+        out.append(_ADMIN_DRAW)
     return out
+
+
+DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
+_TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
+_TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
+_ADMIN_DRAW = interned(AdminDraw)
 
 
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:

@@ -193,7 +193,29 @@ def _maximal_disjoint(cands: list[Triple]) -> list[list[int]]:
 
 
 def resolutions(player: Player) -> list[Resolution]:
-    """The distinct resolution sets (different discards or rewards), in a fixed order."""
+    """The distinct resolution sets (different discards or rewards), in a fixed order.
+
+    The settle step asks after every action, and most displays have none: such displays are
+    remembered (`_NONE`, plain tuples of card ids, which the collector skips) so the next ask
+    costs a look-up."""
+    key = (*player.buildings, "", *player.ships, "", *player.goods)
+    if key in _NONE:
+        return []
+    found = _resolutions(player)
+    if not found:
+        if len(_NONE) >= _NONE_LIMIT:
+            _NONE.clear()
+        _NONE.add(key)
+    return found
+
+
+_NONE: set[tuple[str, ...]] = set()
+_NONE_LIMIT = 50_000
+"""Displays without any resolution set kept before the memory starts again."""
+
+
+def _resolutions(player: Player) -> list[Resolution]:
+    """`resolutions`, worked out."""
     cands = candidates(player)
     if not cands:
         return []
