@@ -16,6 +16,16 @@ started, moves everything alive at that point into the permanent generation (`gc
 never walked again; still freed by reference counting) and makes young collections rarer
 (`GC_THRESHOLDS`). Reference cycles still get collected, a little later: at most ~20,000
 young container objects wait, a few MB.
+
+What the server builds after start-up (live tables, their games' logs, sockets, the
+presentation's caches) is long-lived too, and grows with the number of tables: promoted to the
+older generations, it was walked again by every older collection, so the collector's cost per
+move grew with the table count. `Refreezer` (called by the clock ticker) therefore freezes
+again what has survived, every `REFREEZE_EVERY` seconds, after a young collection
+(`gc.collect(1)`) so that fresh garbage is not frozen. Reference cycles that become garbage
+once frozen are not collected by the cycle collector: every `FULL_EVERY` seconds the
+permanent generation is thawed, fully collected and frozen again, which bounds what such
+cycles can hold (the server makes few cycles: table collaborators hold their table weakly).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import time
 from collections.abc import Callable
 
 logger = logging.getLogger("stolik.memory")
@@ -54,6 +65,51 @@ def tune_gc() -> bool:
     gc.set_threshold(*GC_THRESHOLDS)
     logger.info("gc tuned frozen=%d thresholds=%s", gc.get_freeze_count(), GC_THRESHOLDS)
     return True
+
+
+REFREEZE_EVERY = 60.0
+"""Seconds between two freezes of what survived (after a collection of the young
+generations)."""
+
+FULL_EVERY = 1800.0
+"""Seconds between two full collections (thaw, collect every generation, freeze again)."""
+
+
+class Refreezer:
+    """Freezes what survived since the last time, now and then (see the module's note)."""
+
+    __slots__ = ("_last", "_last_full", "every", "freezes", "full_every", "fulls")
+
+    def __init__(
+        self,
+        every: float = REFREEZE_EVERY,
+        full_every: float = FULL_EVERY,
+        now: float | None = None,
+    ) -> None:
+        now = time.monotonic() if now is None else now
+        self.every = every
+        self.full_every = full_every
+        self.freezes = 0
+        self.fulls = 0
+        self._last = now
+        self._last_full = now
+
+    def maybe_freeze(self, now: float) -> bool:
+        """If `every` seconds have passed (and the collector was tuned): freeze what
+        survived; every `full_every` seconds a full collection first. True if it froze."""
+        if not _tuned or now - self._last < self.every:
+            return False
+        self._last = now
+        if now - self._last_full >= self.full_every:
+            self._last_full = now
+            self.fulls += 1
+            gc.unfreeze()
+            gc.collect()
+        else:
+            gc.collect(1)
+        gc.freeze()
+        self.freezes += 1
+        return True
 
 
 def _load_trim() -> Callable[[int], int] | None:

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.memory import Trimmer
+from app.memory import Refreezer, Trimmer
 from app.metrics import Metrics
 from app.realtime.bus import LocalBus, RedisBus
 from app.realtime.connection import SendWatch
@@ -25,6 +25,7 @@ class Runtime:
     metrics: Metrics = field(default_factory=Metrics)
     bus: LocalBus | RedisBus = field(default_factory=LocalBus)
     trimmer: Trimmer = field(default_factory=Trimmer)
+    refreezer: Refreezer = field(default_factory=Refreezer)
     sends: SendWatch = field(default_factory=lambda: SendWatch())
     follower_grace: float = 5.0
     """With several processes: how much longer than the process that made the last change a
