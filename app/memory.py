@@ -14,8 +14,8 @@ load benchmark (IG, 10 tables, JSON) collections took 13 % of the server's CPU, 
 ~160 ms, and their cost grew with the number of tables. `tune_gc()`, called once the app has
 started, moves everything alive at that point into the permanent generation (`gc.freeze()`:
 never walked again; still freed by reference counting) and makes young collections rarer
-(`GC_THRESHOLDS`). Reference cycles still get collected, a little later: at most ~20,000
-young container objects wait, a few MB.
+(`GC_THRESHOLDS`). Reference cycles still get collected, a little later: at most ~100,000
+young container objects wait, some MB (and see `Refreezer`).
 
 What the server builds after start-up (live tables, their games' logs, sockets, the
 presentation's caches) is long-lived too, and grows with the number of tables and moves (the
