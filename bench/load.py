@@ -60,6 +60,7 @@ import math
 import os
 import random
 import re
+import signal
 import ssl
 import time
 import zlib
@@ -122,6 +123,13 @@ def percentile(values: list[float], p: float) -> float:
     if not values:
         return math.nan
     return values[max(0, math.ceil(p * len(values)) - 1)]
+
+
+def signal_servers(args: argparse.Namespace) -> None:
+    """SIGUSR1 to each server pid if asked (`--signal-server`)."""
+    if args.signal_server:
+        for pid in args.server_pid:
+            os.kill(pid, signal.SIGUSR1)
 
 
 # ---- server CPU from /proc ---------------------------------------------------------------------
@@ -543,6 +551,12 @@ def parse_args() -> argparse.Namespace:
         "--think", type=float, default=0, help="mean seconds a seat thinks before each act"
     )
     parser.add_argument("--server-pid", type=int, action="append", default=[])
+    parser.add_argument(
+        "--signal-server",
+        action="store_true",
+        help="send SIGUSR1 to each --server-pid as the measured window starts and ends "
+        "(bench/serve_profiled.py prints its collector figures then)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--push",
@@ -597,11 +611,13 @@ async def main() -> None:
     tasks = [asyncio.create_task(play_table(t)) for t in playing]
 
     await asyncio.wait(tasks, timeout=args.warmup)  # returns early only if every table failed
+    signal_servers(args)
     cpu0, own0 = [process_cpu(p) for p in args.server_pid], time.process_time()
     run.window_start = time.perf_counter()
     await asyncio.wait(tasks, timeout=args.seconds)
     run.window_end = time.perf_counter()
     cpu1, own1 = [process_cpu(p) for p in args.server_pid], time.process_time()
+    signal_servers(args)
     run.stopping = True
     alive = sum(not t.done() for t in tasks)
     _, pending = await asyncio.wait(tasks, timeout=2 * args.move_timeout + 15)

@@ -30,6 +30,8 @@ is away): play resumes by itself once the database is back."""
 class Bots(Collaborator):
     """The thinking tasks of one table, and its clock enforcement."""
 
+    __slots__ = ("_stopping", "others", "thinking")
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.thinking: dict[Seat, asyncio.Task[None]] = {}

@@ -61,6 +61,8 @@ def chat_line(row: Any) -> dict[str, Any]:
 class Chat(Collaborator):
     """The chat of one table."""
 
+    __slots__ = ("_sent", "lines")
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)

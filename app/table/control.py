@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 class Control(Collaborator):
     """Hands a table's seats between their people and bots."""
 
+    __slots__ = ()
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
 

@@ -20,6 +20,8 @@ logger = logging.getLogger("stolik.table")
 class Follower(Collaborator):
     """One table's side of the bus between processes."""
 
+    __slots__ = ()
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
 

@@ -31,6 +31,8 @@ logger = logging.getLogger("stolik.table")
 class Moves(Collaborator):
     """One table's move path."""
 
+    __slots__ = ()
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
 

@@ -17,6 +17,16 @@ if TYPE_CHECKING:
 class Presence(Collaborator):
     """A table's connections and who is online."""
 
+    __slots__ = (
+        "_online",
+        "_online_key",
+        "connections",
+        "idle_since",
+        "offline_since",
+        "remote_online",
+        "rev",
+    )
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.connections: set[Connection] = set()

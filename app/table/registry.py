@@ -354,6 +354,7 @@ class Tables:
                 await self.tick()
                 self.runtime.trimmer.maybe_trim()
                 now = time.monotonic()
+                self.runtime.refreezer.maybe_freeze(now)
                 bus = self.runtime.bus
                 if bus.enabled and now - last_alive >= self.runtime.alive_every:
                     last_alive = now

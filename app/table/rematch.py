@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class Rematcher(Collaborator):
     """One finished table's rematch."""
 
+    __slots__ = ()
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
 

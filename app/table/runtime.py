@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.memory import Trimmer
+from app.memory import Refreezer, Trimmer
 from app.metrics import Metrics
 from app.push.outlet import PushOutlet
 from app.realtime.bus import LocalBus, RedisBus
@@ -26,6 +26,7 @@ class Runtime:
     metrics: Metrics = field(default_factory=Metrics)
     bus: LocalBus | RedisBus = field(default_factory=LocalBus)
     trimmer: Trimmer = field(default_factory=Trimmer)
+    refreezer: Refreezer = field(default_factory=Refreezer)
     sends: SendWatch = field(default_factory=lambda: SendWatch())
     push: PushOutlet = field(default_factory=PushOutlet)
     """Web Push: on or off here, and the sender to wake after writing outbox rows."""

@@ -66,6 +66,8 @@ def judged_again(
 class Seating(Collaborator):
     """Who sits where at one table, and the table's writes before and at the start."""
 
+    __slots__ = ()
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
 

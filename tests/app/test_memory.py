@@ -60,3 +60,34 @@ def test_the_tuned_collector_still_collects_cycles_made_after_it_froze_the_heap(
     assert gone() is not None
     gc.collect()
     assert gone() is None
+
+
+def test_the_refreezer_freezes_survivors_and_a_full_round_collects_frozen_cycles() -> None:
+    import gc
+    import weakref
+
+    memory.tune_gc()
+    refreezer = memory.Refreezer(every=60.0, full_every=600.0, now=1000.0)
+    assert not refreezer.maybe_freeze(1059.0)  # not yet
+
+    class Node:
+        other: object = None
+
+    kept = [Node() for _ in range(50)]  # long-lived objects made after start-up
+    frozen_before = gc.get_freeze_count()
+    assert refreezer.maybe_freeze(1060.0)
+    assert gc.get_freeze_count() >= frozen_before + len(kept)
+    assert (refreezer.freezes, refreezer.fulls) == (1, 0)
+
+    # A cycle that was frozen and became garbage: only the full round collects it.
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    assert refreezer.maybe_freeze(1120.0)
+    del a, b
+    gc.collect()
+    assert gone() is not None  # frozen: the cycle collector does not walk it
+    assert refreezer.maybe_freeze(1660.0)  # 600 s after the last full round
+    assert refreezer.fulls == 1
+    assert gone() is None
+    assert gc.get_freeze_count() > 0  # frozen again after the full collection
