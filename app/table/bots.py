@@ -30,7 +30,7 @@ is away): play resumes by itself once the database is back."""
 class Bots(Collaborator):
     """The thinking tasks of one table, and its clock enforcement."""
 
-    __slots__ = ("_stopping", "others", "thinking")
+    __slots__ = ("_stopping", "others", "thinking", "warned")
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
