@@ -187,7 +187,9 @@ class LiteStore(SqlStore):
         self.engine.dispose()
 
     async def record_move(self, write: MoveWrite) -> None:
-        if write.notes or write.away:  # with what goes with it: the sessions' transaction
+        if write.notes or write.away or write.rating is not None or write.pushes:
+            # with what goes with it (log lines, a seat sent away, a rated game's ratings, push
+            # notices' outbox rows): the sessions' transaction
             return await super().record_move(write)
         if not await self.batcher.record(write):
             raise Conflict
