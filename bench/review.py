@@ -1,6 +1,6 @@
 """How long a whole 4-player game's review takes, per title, on one core.
 
-    .venv/bin/python -m bench.review [--games 1] [--steps 300000]
+    .venv/bin/python -m bench.review [--games 1] [--steps 250000]
 
 Plays a game with the `easy` bot in every seat (seeded), then reviews every decision of every
 seat exactly as the server's background worker does (`app/review/compute.py`), and prints the

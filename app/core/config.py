@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     )
     review_queue: int = Field(default=100, description="Most games waiting for their review")
     review_steps: int = Field(
-        default=300_000, description="Engine steps of search per game's review (all seats)"
+        default=250_000, description="Engine steps of search per game's review (all seats)"
     )
     review_cpu_seconds: float = Field(
         default=240.0, description="CPU seconds after which a game's review is given up"

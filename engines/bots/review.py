@@ -27,7 +27,7 @@ from engines.core import Engine, Rng, Seat
 
 AnyEngine = Engine[Any, Any, Any]
 
-GAME_STEPS = 300_000
+GAME_STEPS = 250_000
 """The CPU budget of one game's review, in engine steps (applied actions) over all its seats'
 decisions: a decision gets `GAME_STEPS / decisions`, between `MIN_STEPS` and `MAX_STEPS`."""
 MIN_STEPS = 150
@@ -129,11 +129,12 @@ def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) 
         world = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
         here = {engine.action_text(a): a for a in engine.legal_actions(world, seat)}
         arms = [i for i, text in enumerate(texts) if text in here]
-        seen = [0] * len(texts)
         spent = 0
-        # Every action available here is tried at least once in every sampled world.
-        while arms and (spent < per_sample or any(seen[i] == 0 for i in arms)):
-            unseen = [i for i in arms if seen[i] == 0]
+        # Every action is tried at least once (in the first world where it is available), then
+        # UCB1 spends the world's share of the budget: forcing every action in every world cost
+        # Ganges (dozens of paid actions a decision) several times its budget.
+        while arms and (spent < per_sample or any(visits[i] == 0 for i in arms)):
+            unseen = [i for i in arms if visits[i] == 0]
             arm = unseen[0] if unseen else _pick(arms, totals, visits, 0.7)
             after = engine.apply(world, seat, here[texts[arm]]).state
             end, used = _rollout(engine, after, rng, PLAYOUT_CAP)
@@ -148,7 +149,6 @@ def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) 
             totals[arm] += value
             wins[arm] += win
             visits[arm] += 1
-            seen[arm] += 1
             spent += used + 1
     return [
         Estimate(text, wins[i] / visits[i] if visits[i] else 0.0, visits[i])
