@@ -28,6 +28,7 @@ from app.store.models import Move, Room, utcnow
 from app.store.moves import _RECORD_MOVE
 from app.store.sql import SqlStore
 from app.store.sqlite import WriteGate, gate_of
+from app.store.writer import _fail, _settle
 
 _MOVES: Table = Move.__table__  # type: ignore[assignment]
 _ROOMS: Table = Room.__table__  # type: ignore[assignment]
@@ -157,20 +158,6 @@ class MoveBatcher:
             return
         for (_, done), ok in zip(batch, stored, strict=True):
             _settle(done, ok)
-
-
-def _settle(done: asyncio.Future[bool], stored: bool) -> None:
-    if not done.done():
-        done.set_result(stored)
-
-
-def _fail(done: asyncio.Future[bool], exc: BaseException) -> None:
-    if done.done():
-        return
-    if isinstance(exc, asyncio.CancelledError):
-        done.cancel()
-    else:
-        done.set_exception(exc)
 
 
 class LiteStore(SqlStore):
