@@ -47,7 +47,7 @@ class Player:
         """Open the table socket (JSON format) and start reading."""
         url = f"{self.ws_base}/ws/t/{slug}?format=json" + (f"&code={code}" if code else "")
         headers = {"Cookie": self.cookie} if self.http.cookies.get("stolik") else {}
-        self.ws = await connect(url, additional_headers=headers, open_timeout=5)
+        self.ws = await connect(url, additional_headers=headers, open_timeout=15)
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
