@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, delete, func, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.names import name_key
 from app.store.models import Device, Friendship, Invitation, Room, SeatRow, User
 from app.store.rows import insert_row
 
@@ -207,7 +208,13 @@ async def pending_requests(
 
 
 async def people_named(session: AsyncSession, name: str, limit: int = 2) -> list[int]:
-    """Up to `limit` people called `name` (exactly, else ignoring case)."""
+    """Up to `limit` people called `name`. An account owns its name ignoring case and accents
+    (`users.name_key`, unique): typing "lukasz" finds the account "Łukasz" alone, whatever
+    guests share the name. Else guests: called exactly `name`, else ignoring case."""
+    owner = await session.execute(select(User.id).where(User.name_key == name_key(name)))
+    account = owner.scalar_one_or_none()
+    if account is not None:
+        return [account]
     exact = await session.execute(select(User.id).where(User.name == name).limit(limit))
     found = list(exact.scalars())
     if found:

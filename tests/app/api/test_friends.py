@@ -15,7 +15,8 @@ import httpx
 from sqlalchemy import update
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.store.models import Device
+from app.accounts.names import name_key
+from app.store.models import Device, User
 from tests.conftest import REDIS_URL, Server, redis_or_skip, start_server
 from tests.tables import app_of
 
@@ -258,4 +259,28 @@ async def test_a_friend_on_a_socket_counts_as_online(server: Server) -> None:
             assert "on Stolik now" in (await ala.get("/friends")).text
     finally:
         for http in (ala, bolek):
+            await http.aclose()
+
+
+async def test_an_account_owns_its_name_when_asked_by_name(server: Server) -> None:
+    """Typing a name finds the account that owns it, ignoring capitals and accents, however
+    many guests share the name; among guests alone, two of one name are ambiguous."""
+    ala, _ = await guest(server, "Ala")
+    twins = [await guest(server, "Łukasz") for _ in range(2)]
+    owner, owner_id = await guest(server, "Łukasz")
+    try:
+        r = await ala.post("/friends/add", data={"who": "Łukasz"})
+        assert r.status_code == 409 and "Several people are called" in r.text
+        async with app_of(server).state.sessions.begin() as session:
+            await session.execute(
+                update(User).where(User.id == owner_id).values(name_key=name_key("Łukasz"))
+            )
+        r = await ala.post("/friends/add", data={"who": "lukasz"})
+        assert r.status_code == 200 and "Friend request sent to Łukasz." in r.text
+        page = (await owner.get("/friends")).text
+        assert "/accept" in page
+        for http, _id in twins:
+            assert "/accept" not in (await http.get("/friends")).text
+    finally:
+        for http in (ala, owner, *(h for h, _ in twins)):
             await http.aclose()
