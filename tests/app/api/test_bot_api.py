@@ -207,10 +207,15 @@ async def test_the_create_form_sets_the_option(server: Server, tmp_path: Path) -
     assert r.status_code == 303
     slug = r.headers["location"].split("/t/")[1]
     assert (await ala.http.get(f"/api/tables/{slug}")).json()["outside_bots"] is True
+    # The table's page says so, to the players and in Polish too.
+    assert "outside bots may sit" in (await ala.http.get(f"/t/{slug}")).text
+    polish = await ala.http.get(f"/t/{slug}", headers={"Accept-Language": "pl"})
+    assert "boty z zewnątrz mogą się przysiąść" in polish.text
     form.pop("outside_bots")
     r = await ala.http.post("/tables", data=form)
     slug = r.headers["location"].split("/t/")[1]
     assert (await ala.http.get(f"/api/tables/{slug}")).json()["outside_bots"] is False
+    assert "outside bots may sit" not in (await ala.http.get(f"/t/{slug}")).text
 
 
 async def test_your_bots_page_shows_the_token_once(server: Server) -> None:
