@@ -692,6 +692,14 @@ class Engine(abc.ABC, Generic[S, A, O]):
     def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """Every legal action of `seat` now, in a deterministic order."""
 
+    def random_action(self, state: S, seat: Seat, rng: Rng) -> A:
+        """`legal_actions(state, seat)[rng.randbelow(n)]`, n being how many there are: a
+        bot's random playouts take one at every step. An engine may override it to build only
+        the action drawn, provided it draws from `rng` exactly so and returns an equal action
+        (the bots must choose the same moves either way)."""
+        options = self.legal_actions(state, seat)
+        return options[rng.randbelow(len(options))]
+
     @abc.abstractmethod
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and apply; never mutates `state`; raises a `GameError` when refused."""

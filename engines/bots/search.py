@@ -225,8 +225,7 @@ def _rollout(engine: AnyEngine, state: Any, rng: Rng, cap: int) -> tuple[Any, in
             return state, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        options = engine.legal_actions(state, mover)
-        state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+        state = engine.apply(state, mover, engine.random_action(state, mover, rng)).state
     return state, cap
 
 
@@ -249,8 +248,7 @@ def _playout(engine: AnyEngine, state: Any, seat: Seat, rng: Rng, cap: int) -> t
             return value, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        options = engine.legal_actions(state, mover)
-        state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+        state = engine.apply(state, mover, engine.random_action(state, mover, rng)).state
     value = final_value(engine, state, seat)
     return (value if value is not None else estimate(engine, state, seat, players)), cap
 

@@ -67,10 +67,11 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import (
-    building_payment_parts,
+    building_template,
     check_building_payment,
     check_common,
     check_exact_payment,
+    template_cards,
 )
 from engines.ganges.state import Conversion, Options, Player, State, TrackCard
 from engines.ganges.view import build_view, redeal
@@ -172,8 +173,50 @@ def main_actions(state: State, seat: int) -> list[Any]:
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
     the same payments: each is worked out once per call, and a building's payments as counts
-    of dice per value are kept between calls (`building_templates`: plain numbers, small).
+    of dice per value are kept between calls (`building_template`: plain numbers, small).
     """
+    out: list[Any] = []
+    for entry in main_plan(state, seat):
+        if type(entry) is tuple:
+            cls, tag, card_id, values, groups, ways = entry
+            for way in ways:
+                out.append(_paid(cls, tag, card_id, values, groups, way))
+        else:
+            out.append(entry)
+    return out
+
+
+def random_main_action(state: State, seat: int, rng: Rng) -> Any:
+    """`main_actions(state, seat)[rng.randbelow(count)]`, building only the action drawn (a
+    bot's playouts take one random action per step: the others' payments are only counted)."""
+    plan = main_plan(state, seat)
+    count = 0
+    for entry in plan:
+        count += len(entry[5]) if type(entry) is tuple else 1
+    index = rng.randbelow(count)
+    for entry in plan:
+        if type(entry) is tuple:
+            ways = entry[5]
+            if index < len(ways):
+                cls, tag, card_id, values, groups, _ = entry
+                return _paid(cls, tag, card_id, values, groups, ways[index])
+            index -= len(ways)
+        elif index == 0:
+            return entry
+        else:
+            index -= 1
+    raise AssertionError("the drawn index is below the count")  # pragma: no cover
+
+
+Plan = list[Any]
+"""The main actions in order, each either an action (take, goods, the administrator's draw)
+or a paid card's payments: `(cls, tag, card, values, groups, ways)`, with `ways` a building's
+template (dice taken per value in `values`, from `groups`) or, when `values` is None, a ship's
+or palace card's (cards, jokers, karma) tuples."""
+
+
+def main_plan(state: State, seat: int) -> Plan:
+    """The main actions of `seat` as a `Plan`: every payment counted, none built yet."""
     p = state.players[seat]
     values = state.values
     karma, admins = p.karma, p.admins
@@ -194,54 +237,61 @@ def main_actions(state: State, seat: int) -> list[Any]:
         if (colour, value) not in seen:
             seen.add((colour, value))
             distinct.append((c, value))
-    payments: dict[tuple[str, int], list[tuple[list[str], list[int], int]]] = {}
-    out: list[Any] = []
+    payments: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+    plan: Plan = []
     for card_id in state.table:
         if card_id is None:
             continue
         card = CARDS[card_id]
-        out.append(_TAKE[card_id])
+        plan.append(_TAKE[card_id])
         kind = card.kind
         if kind == "goods":
-            out.append(_TAKE_GOODS[card_id])
+            plan.append(_TAKE_GOODS[card_id])
             continue
         if kind == "building":
             key = (card.cost_colour, card.min_sum)
             found = payments.get(key)
             if found is None:
-                found = payments[key] = building_payment_parts(
-                    card.min_sum, colours.get(card.cost_colour, {}), karma, admins
-                )
-            cls: Any = Build
-            tag = "build"
+                groups = colours.get(card.cost_colour, {})
+                held, template = building_template(card.min_sum, groups, karma, admins)
+                found = payments[key] = (held, groups, template)
+            plan.append((Build, "build", card_id, *found))
+            continue
+        cost = card.cost_value
+        key = ("", cost)
+        found = payments.get(key)
+        if found is None:
+            exact: list[Any] = [
+                ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
+            ]
+            if admins:
+                exact.append(((), (cost,), 0))
+            found = payments[key] = (None, None, exact)
+        if kind == "ship":
+            plan.append((BuyShip, "ship", card_id, *found))
         else:
-            cost = card.cost_value
-            key = ("", cost)
-            found = payments.get(key)
-            if found is None:
-                found = [
-                    ([c], [], abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
-                ]
-                if admins:
-                    found.append(([], [cost], 0))
-                payments[key] = found
-            if kind == "ship":
-                cls, tag = BuyShip, "ship"
-            else:
-                cls, tag = UsePalace, "palace"
-        for cards, jokers, spent in found:
-            out.append(
-                trusted(cls, card=card_id, pay=cards[:], jokers=jokers[:], karma=spent, type=tag)
-            )
+            plan.append((UsePalace, "palace", card_id, *found))
     if admins:
-        out.append(_ADMIN_DRAW)
-    return out
+        plan.append(_ADMIN_DRAW)
+    return plan
+
+
+def _paid(cls: Any, tag: str, card_id: str, values: Any, groups: Any, way: Any) -> Any:
+    """One paid action of a `Plan` entry (fresh lists: actions never share them)."""
+    taken, jokers, spent = way
+    cards = list(taken) if values is None else template_cards(values, groups, taken)
+    return trusted(cls, card=card_id, pay=cards, jokers=list(jokers), karma=spent, type=tag)
 
 
 DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
 _TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
 _TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
 _ADMIN_DRAW = interned(AdminDraw)
+_ADMIN_ACTION = interned(AdminAction)
+_END_TURN = interned(EndTurn)
+_STOP = interned(Stop)
+_PICK: dict[str, Any] = {c.id: interned(Pick, card=c.id) for c in CATALOGUE}
+_DISCARD: dict[str, Any] = {c.id: interned(Discard, card=c.id) for c in CATALOGUE}
 
 
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:
@@ -331,23 +381,31 @@ class Ganges(Engine[State, Any, Options]):
         if prompt.kind == "action":
             return main_actions(state, seat)
         if prompt.kind == "end_turn":
-            return [EndTurn(), AdminAction(), AdminDraw()]
+            return [_END_TURN, _ADMIN_ACTION, _ADMIN_DRAW]
         if prompt.kind == "discard":
             seen: set[tuple[str, int]] = set()
             out: list[Any] = []
             for d in flow.hand_dice(state, seat):
                 if (d.colour, d.value) not in seen and d.card in prompt.cards:
                     seen.add((d.colour, d.value))
-                    out.append(Discard(card=d.card))
+                    out.append(_DISCARD[d.card])
             return out
         if prompt.kind == "pick":
-            picks: list[Any] = [Pick(card=c) for c in prompt.cards]
-            return [*picks, Stop()] if prompt.optional else picks
+            picks: list[Any] = [_PICK[c] for c in prompt.cards]
+            return [*picks, _STOP] if prompt.optional else picks
         if prompt.kind == "choose":
-            return [Choose(option=o) for o in prompt.options]
+            return [interned(Choose, option=o) for o in prompt.options]
         if prompt.kind == "resolve":
-            return [Resolve(option=i) for i in range(len(prompt.resolutions))]
-        return [Convert(by=c.by, position=c.position) for c in prompt.conversions]
+            return [interned(Resolve, option=i) for i in range(len(prompt.resolutions))]
+        return [interned(Convert, by=c.by, position=c.position) for c in prompt.conversions]
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
+        """As `legal_actions(state, seat)[rng.randbelow(n)]`; a main action is built alone."""
+        prompt = state.prompt
+        kind = None if prompt is None or prompt.seat != seat or state.over else prompt.kind
+        if kind == "action":
+            return random_main_action(state, seat, rng)
+        return super().random_action(state, seat, rng)
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate the answer to the pending prompt, apply it and run on to the next decision."""
