@@ -8,7 +8,7 @@ game means writing one subclass and listing it in `engines/__init__.py` (docs/ad
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
@@ -714,6 +714,13 @@ class Engine(abc.ABC, Generic[S, A, O]):
             **self.game_view(state, seat),
             "header": self.header(state) if header is None else header,
         }
+
+    def information_key(self, state: S, seat: Seat) -> Hashable:
+        """A key that two states share exactly when `seat`'s views of them are equal: a search
+        tree's information sets. The default is the view's text; an engine may give a cheaper
+        key with the same equalities (neither finer nor coarser than the view, or the bots
+        would search a different tree)."""
+        return repr(self.view(state, seat))
 
     @abc.abstractmethod
     def game_view(self, state: S, seat: Seat | None) -> JSON:

@@ -8,7 +8,7 @@ triples.py and the views in view.py; this module is the `Engine` surface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -74,7 +74,7 @@ from engines.ganges.payment import (
     template_cards,
 )
 from engines.ganges.state import Conversion, Options, Player, State, TrackCard
-from engines.ganges.view import build_view, redeal
+from engines.ganges.view import build_view, information_key, redeal
 
 MAIN_KINDS: dict[str, str] = {
     "build": "building",
@@ -517,6 +517,10 @@ class Ganges(Engine[State, Any, Options]):
         """The screen for `seat` (None = spectator): no hidden die value or bonus leaks."""
         result = self.outcome(state)
         return build_view(state, seat, result.to_json() if result else None)
+
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view shows, as a tuple of plain values (a search tree's key)."""
+        return information_key(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         """After the final round: all-six first, then tie points (2/fame, 1/coin), then karma."""
