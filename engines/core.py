@@ -91,8 +91,8 @@ class Rng(BaseModel):
 
     def next_u64(self) -> int:
         """Advance and return the next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self.state
+        fields = self.__dict__  # not pydantic's `__setattr__`: a bot's playout draws often
+        z = fields["state"] = (fields["state"] + 0x9E3779B97F4A7C15) & _MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)

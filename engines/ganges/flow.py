@@ -95,8 +95,8 @@ def conversions(state: State, player: Player) -> list[Conversion]:
 
 
 def new_task(kind: str, code: str = "", source: str = "", optional: bool = False) -> Task:
-    """The shared task of these fields (tasks are never changed once made, and a state's copy
-    copies them, so one validated instance per distinct task serves every state)."""
+    """The shared task of these fields (tasks are frozen, and a state's copy shares them, so
+    one validated instance per distinct task serves every state)."""
     key = (kind, code, source, optional)
     found = _TASKS.get(key)
     if found is None:

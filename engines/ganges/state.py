@@ -69,7 +69,11 @@ class Task(BaseModel):
     - `effect`: carry out a palace effect (`code`); `reward`: a ship reward (`code`).
     - `top_card`: palace 6, carry out the deck's top card for free.
     - `discard_carried`: the palace card `source` has been carried out; discard it.
+
+    Frozen: a task is never changed once made, so states (and their copies) share them.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     kind: TaskKind
     code: str = ""
@@ -118,7 +122,12 @@ class Prompt(BaseModel):
     - `choose`: one of `options` for the track bonus `reason`.
     - `resolve`: one of `resolutions` (triples that want the same symbol).
     - `convert`: one of `conversions` (fame or coins, which track card).
+
+    Frozen: a prompt is never changed once made (the next step makes a new one), so a state's
+    copy shares it instead of copying its lists at every step of a bot's playout.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     kind: PromptKind
     seat: int
