@@ -91,7 +91,9 @@ class Rng(BaseModel):
 
     def next_u64(self) -> int:
         """Advance and return the next 64-bit output."""
-        fields = self.__dict__  # not pydantic's `__setattr__`: a bot's playout draws often
+        fields: dict[str, int] = (
+            self.__dict__
+        )  # not pydantic's `__setattr__`: a bot's playout draws often
         z = fields["state"] = (fields["state"] + 0x9E3779B97F4A7C15) & _MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
@@ -714,6 +716,11 @@ class Engine(abc.ABC, Generic[S, A, O]):
             **self.game_view(state, seat),
             "header": self.header(state) if header is None else header,
         }
+
+    def play(self, state: S, seat: Seat, action: A) -> S:
+        """`apply(state, seat, action).state`: a bot's playouts read no events, so an engine
+        may override it to skip making them (the state must be the same)."""
+        return self.apply(state, seat, action).state
 
     def information_key(self, state: S, seat: Seat) -> Hashable:
         """A key that two states share exactly when `seat`'s views of them are equal: a search

@@ -105,7 +105,7 @@ def choose_action(
         spent = 0
         while spent < per_sample and arms:
             arm = _pick(arms, totals, visits, budget.exploration)
-            after = engine.apply(world, seat, here[texts[arm]]).state
+            after = engine.play(world, seat, here[texts[arm]])
             value, used = _playout(engine, after, seat, rng, budget.playout_cap)
             totals[arm] += value
             visits[arm] += 1
@@ -193,7 +193,7 @@ def _iterate(
         here = {engine.action_text(a): a for a in engine.legal_actions(state, mover)}
         text = node.pick(list(here), budget.exploration)
         path.append((node, text, mover))
-        state = engine.apply(state, mover, here[text]).state
+        state = engine.play(state, mover, here[text])
         steps += 1
         if engine.outcome(state) is not None or steps >= cap:
             break
@@ -225,7 +225,7 @@ def _rollout(engine: AnyEngine, state: Any, rng: Rng, cap: int) -> tuple[Any, in
             return state, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        state = engine.apply(state, mover, engine.random_action(state, mover, rng)).state
+        state = engine.play(state, mover, engine.random_action(state, mover, rng))
     return state, cap
 
 
@@ -248,7 +248,7 @@ def _playout(engine: AnyEngine, state: Any, seat: Seat, rng: Rng, cap: int) -> t
             return value, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        state = engine.apply(state, mover, engine.random_action(state, mover, rng)).state
+        state = engine.play(state, mover, engine.random_action(state, mover, rng))
     value = final_value(engine, state, seat)
     return (value if value is not None else estimate(engine, state, seat, players)), cap
 

@@ -114,27 +114,32 @@ def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | 
         p.admins -= 1
         state.admin_supply += 1
         if target.cost_colour:
-            events.append(
-                Event.public(
-                    tr("%(who)s pays with an administrator as %(colour)s %(value)s."),
-                    who=who(seat),
-                    colour=colour_word(target.cost_colour),
-                    value=value,
+            if events is not None:
+                events.append(
+                    Event.public(
+                        tr("%(who)s pays with an administrator as %(colour)s %(value)s."),
+                        who=who(seat),
+                        colour=colour_word(target.cost_colour),
+                        value=value,
+                    )
                 )
-            )
         else:
-            events.append(
-                Event.public(
-                    tr("%(who)s pays with an administrator as a %(value)s."),
-                    who=who(seat),
-                    value=value,
+            if events is not None:
+                events.append(
+                    Event.public(
+                        tr("%(who)s pays with an administrator as a %(value)s."),
+                        who=who(seat),
+                        value=value,
+                    )
                 )
-            )
     if action.karma:
         p.karma -= action.karma
-        events.append(
-            Event.public(tr("%(who)s spends %(count)s karma."), who=who(seat), count=action.karma)
-        )
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("%(who)s spends %(count)s karma."), who=who(seat), count=action.karma
+                )
+            )
 
 
 def main_action(state: State, events: flow.Events, seat: int, action: Any) -> None:
@@ -355,7 +360,7 @@ class Ganges(Engine[State, Any, Options]):
             admin_supply=ADMINISTRATORS,
             start_player=rng.randbelow(num_players),
         )
-        events: flow.Events = []
+        events: list[Event] = []
         flow.refill_table(state, events)
         for k in range(num_players):
             seat = (state.start_player + k) % num_players
@@ -409,11 +414,19 @@ class Ganges(Engine[State, Any, Options]):
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate the answer to the pending prompt, apply it and run on to the next decision."""
+        events: list[Event] = []
+        return Step(self._run(state, seat, action, events), events)
+
+    def play(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply(...).state`, making no event (a bot's playout reads none)."""
+        return self._run(state, seat, action, None)
+
+    def _run(self, state: State, seat: Seat, action: Any, events: flow.Events) -> State:
+        """`apply` with its events going to `events` (None: not made at all)."""
         self.check_turn(state, seat)
         prompt = state.prompt
         assert prompt is not None
         new = copy_state(state)
-        events: flow.Events = []
         p = new.players[seat]
 
         def need(kind: str, what: str) -> None:
@@ -436,11 +449,12 @@ class Ganges(Engine[State, Any, Options]):
                     raise IllegalAction("You have no administrator.")
                 p.admins -= 1
                 new.admin_supply += 1
-                events.append(
-                    Event.public(
-                        tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
+                if events is not None:
+                    events.append(
+                        Event.public(
+                            tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
+                        )
                     )
-                )
                 flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
             case AdminAction():
                 need("end_turn", trc("ganges", "buy an extra action"))
@@ -449,11 +463,13 @@ class Ganges(Engine[State, Any, Options]):
                 p.admins -= 1
                 new.admin_supply += 1
                 new.owed += 1
-                events.append(
-                    Event.public(
-                        tr("%(who)s returns an administrator for an extra action."), who=who(seat)
+                if events is not None:
+                    events.append(
+                        Event.public(
+                            tr("%(who)s returns an administrator for an extra action."),
+                            who=who(seat),
+                        )
                     )
-                )
             case EndTurn():
                 need("end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
@@ -480,9 +496,10 @@ class Ganges(Engine[State, Any, Options]):
                 if not prompt.optional:
                     raise IllegalAction("This gain is compulsory while the cards exist.")
                 new.tasks.pop()
-                events.append(
-                    Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
-                )
+                if events is not None:
+                    events.append(
+                        Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
+                    )
             case Choose():
                 need("choose", trc("ganges", "choose a bonus option"))
                 if action.option not in prompt.options:
@@ -507,7 +524,7 @@ class Ganges(Engine[State, Any, Options]):
             case _:
                 raise IllegalAction("Unknown action.")
         flow.advance(new, events)
-        return Step(new, events)
+        return new
 
     def catalogue(self) -> Mapping[str, Any]:
         """Words for the screen: the score-track bonuses."""
