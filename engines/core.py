@@ -8,7 +8,7 @@ game means writing one subclass and listing it in `engines/__init__.py` (docs/ad
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
@@ -91,8 +91,10 @@ class Rng(BaseModel):
 
     def next_u64(self) -> int:
         """Advance and return the next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self.state
+        fields: dict[str, int] = (
+            self.__dict__
+        )  # not pydantic's `__setattr__`: a bot's playout draws often
+        z = fields["state"] = (fields["state"] + 0x9E3779B97F4A7C15) & _MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
@@ -692,6 +694,14 @@ class Engine(abc.ABC, Generic[S, A, O]):
     def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """Every legal action of `seat` now, in a deterministic order."""
 
+    def random_action(self, state: S, seat: Seat, rng: Rng) -> A:
+        """`legal_actions(state, seat)[rng.randbelow(n)]`, n being how many there are: a
+        bot's random playouts take one at every step. An engine may override it to build only
+        the action drawn, provided it draws from `rng` exactly so and returns an equal action
+        (the bots must choose the same moves either way)."""
+        options = self.legal_actions(state, seat)
+        return options[rng.randbelow(len(options))]
+
     @abc.abstractmethod
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and apply; never mutates `state`; raises a `GameError` when refused."""
@@ -706,6 +716,18 @@ class Engine(abc.ABC, Generic[S, A, O]):
             **self.game_view(state, seat),
             "header": self.header(state) if header is None else header,
         }
+
+    def play(self, state: S, seat: Seat, action: A) -> S:
+        """`apply(state, seat, action).state`: a bot's playouts read no events, so an engine
+        may override it to skip making them (the state must be the same)."""
+        return self.apply(state, seat, action).state
+
+    def information_key(self, state: S, seat: Seat) -> Hashable:
+        """A key that two states share exactly when `seat`'s views of them are equal: a search
+        tree's information sets. The default is the view's text; an engine may give a cheaper
+        key with the same equalities (neither finer nor coarser than the view, or the bots
+        would search a different tree)."""
+        return repr(self.view(state, seat))
 
     @abc.abstractmethod
     def game_view(self, state: S, seat: Seat | None) -> JSON:

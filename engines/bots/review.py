@@ -136,7 +136,7 @@ def assess(engine: AnyEngine, state: Any, seat: Seat, *, steps: int, seed: int) 
         while arms and (spent < per_sample or any(visits[i] == 0 for i in arms)):
             unseen = [i for i in arms if visits[i] == 0]
             arm = unseen[0] if unseen else _pick(arms, totals, visits, 0.7)
-            after = engine.apply(world, seat, here[texts[arm]]).state
+            after = engine.play(world, seat, here[texts[arm]])
             end, used = _rollout(engine, after, rng, PLAYOUT_CAP)
             value = final_value(engine, end, seat)
             if value is None:

@@ -12,14 +12,14 @@ by `evaluation.estimate`.
 
 With `Budget.tree` (the hard level) the later decisions are searched too, instead of being
 played at random: each iteration walks a tree of decision points, keyed by everything the
-searching seat's view shows there and by who decides (so a node is one of the seat's
-information sets: sampled worlds that look the same to the seat share it, and nothing hidden
-from the seat tells nodes apart). At its own nodes the seat picks for its own value; at a
-rival's node the rival picks for the rival's value (single-observer information-set MCTS,
-Cowling, Powley and Whitehouse 2012). UCB1 at a node counts only the iterations in which an
-action was available. A tree learns plans such as "press on now, turn back if a second hazard
-shows" and expects rivals to play for themselves, which random playouts cannot, whatever
-their budget. The move played is the root's most visited action.
+searching seat's view shows there (`Engine.information_key`) and by who decides (so a node
+is one of the seat's information sets: sampled worlds that look the same to the seat share
+it, and nothing hidden from the seat tells nodes apart). At its own nodes the seat picks for
+its own value; at a rival's node the rival picks for the rival's value (single-observer
+information-set MCTS, Cowling, Powley and Whitehouse 2012). UCB1 at a node counts only the
+iterations in which an action was available. A tree learns plans such as "press on now, turn
+back if a second hazard shows" and expects rivals to play for themselves, which random
+playouts cannot, whatever their budget. The move played is the root's most visited action.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def choose_action(
         spent = 0
         while spent < per_sample and arms:
             arm = _pick(arms, totals, visits, budget.exploration)
-            after = engine.apply(world, seat, here[texts[arm]]).state
+            after = engine.play(world, seat, here[texts[arm]])
             value, used = _playout(engine, after, seat, rng, budget.playout_cap)
             totals[arm] += value
             visits[arm] += 1
@@ -158,7 +158,7 @@ def _tree_search(
     """Information-set tree search (see the module's docstring); returns the root action's text
     (the most visited one, ties to the better mean, then to the legal actions' order)."""
     root = _Node()
-    nodes: dict[str, _Node] = {}
+    nodes: dict[Any, _Node] = {}
     per_sample = max(1, steps // samples)
     for _ in range(samples):
         world = engine.determinize(state, seat, Rng.from_seed(rng.next_u64()))
@@ -179,27 +179,27 @@ def _iterate(
     world: Any,
     seat: Seat,
     root: _Node,
-    nodes: dict[str, _Node],
+    nodes: dict[Any, _Node],
     rng: Rng,
     budget: Budget,
 ) -> int:
     """One iteration in a sampled world: down the tree (a rival's node is keyed by what the
     searching seat sees there and who moves, and picks for that rival's own value), one new
     node, a random playout from it, and each decider's value backed up the path. Returns
-    the engine steps it cost (a view for a node key counts as one)."""
+    the engine steps it cost (a node's information key counts as one)."""
     path: list[tuple[_Node, str, Seat]] = []
     node, state, mover, steps, cap = root, world, seat, 0, budget.playout_cap
     while True:
         here = {engine.action_text(a): a for a in engine.legal_actions(state, mover)}
         text = node.pick(list(here), budget.exploration)
         path.append((node, text, mover))
-        state = engine.apply(state, mover, here[text]).state
+        state = engine.play(state, mover, here[text])
         steps += 1
         if engine.outcome(state) is not None or steps >= cap:
             break
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        key = f"{mover}:{engine.view(state, seat)!r}"
+        key = (mover, engine.information_key(state, seat))
         steps += 1
         found = nodes.get(key)
         if found is None:
@@ -225,8 +225,7 @@ def _rollout(engine: AnyEngine, state: Any, rng: Rng, cap: int) -> tuple[Any, in
             return state, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        options = engine.legal_actions(state, mover)
-        state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+        state = engine.play(state, mover, engine.random_action(state, mover, rng))
     return state, cap
 
 
@@ -249,8 +248,7 @@ def _playout(engine: AnyEngine, state: Any, seat: Seat, rng: Rng, cap: int) -> t
             return value, step
         acting = sorted(engine.to_act(state))
         mover = acting[rng.randbelow(len(acting))]
-        options = engine.legal_actions(state, mover)
-        state = engine.apply(state, mover, options[rng.randbelow(len(options))]).state
+        state = engine.play(state, mover, engine.random_action(state, mover, rng))
     value = final_value(engine, state, seat)
     return (value if value is not None else estimate(engine, state, seat, players)), cap
 

@@ -30,7 +30,8 @@ from engines.ganges.payment import Die
 from engines.ganges.state import Conversion, Player, Prompt, Resolution, State, Task
 from engines.ganges.triples import goods_symbol_count, resolutions, triple_words
 
-Events = list[Event]
+Events = list[Event] | None
+"""Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
 
 
 # ---- small named rules ------------------------------------------------------------------------
@@ -95,8 +96,8 @@ def conversions(state: State, player: Player) -> list[Conversion]:
 
 
 def new_task(kind: str, code: str = "", source: str = "", optional: bool = False) -> Task:
-    """The shared task of these fields (tasks are never changed once made, and a state's copy
-    copies them, so one validated instance per distinct task serves every state)."""
+    """The shared task of these fields (tasks are frozen, and a state's copy shares them, so
+    one validated instance per distinct task serves every state)."""
     key = (kind, code, source, optional)
     found = _TASKS.get(key)
     if found is None:
@@ -152,7 +153,8 @@ def reshuffle(state: State, events: Events) -> None:
         return
     state.deck = state.rng.shuffled(state.discard)
     state.discard = []
-    events.append(Event.public("The discard pile is shuffled into a new deck."))
+    if events is not None:
+        events.append(Event.public("The discard pile is shuffled into a new deck."))
 
 
 def draw(state: State, events: Events) -> str | None:
@@ -176,7 +178,7 @@ def check_empty_table(state: State, events: Events) -> None:
             break
         state.table[slot] = card_id
         laid += 1
-    if laid:
+    if laid and events is not None:
         events.append(
             Event.public(
                 forms(
@@ -205,6 +207,8 @@ def to_hand(state: State, events: Events, seat: int, card_id: str, source: str) 
     """A card enters a hand (`source` "table" or "deck"); others learn its colour, the owner
     its die."""
     state.players[seat].hand.append(card_id)
+    if events is None:
+        return
     colour = colour_word(CARDS[card_id].die_colour)
     die = die_text(state, card_id)
     if source == "table":
@@ -224,19 +228,24 @@ def discard_from_hand(state: State, events: Events, seat: int, card_id: str, mes
     """
     state.players[seat].hand.remove(card_id)
     state.discard.append(card_id)
-    events.append(Event.public(message, who=who(seat), die=die_text(state, card_id)))
+    if events is not None:
+        events.append(Event.public(message, who=who(seat), die=die_text(state, card_id)))
 
 
 def gain_admin(state: State, events: Events, seat: int) -> None:
     """One administrator from the supply (lost when the supply is empty)."""
     if state.admin_supply <= 0:
-        events.append(
-            Event.public(tr("No administrator is left in the supply for %(who)s."), who=who(seat))
-        )
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("No administrator is left in the supply for %(who)s."), who=who(seat)
+                )
+            )
         return
     state.admin_supply -= 1
     state.players[seat].admins += 1
-    events.append(Event.public(tr("%(who)s gains an administrator."), who=who(seat)))
+    if events is not None:
+        events.append(Event.public(tr("%(who)s gains an administrator."), who=who(seat)))
 
 
 def gain_tokens(
@@ -250,6 +259,8 @@ def gain_tokens(
         p.karma += karma
     if coins:
         p.coins += coins
+    if events is None:
+        return
     parts = [
         Phrase.of(message, count=n)
         for n, message in ((fame, GAIN_FAME), (karma, GAIN_KARMA), (coins, GAIN_COINS))
@@ -271,20 +282,25 @@ GAIN_COINS = forms("%(count)s coin", "%(count)s coins")
 def place_building(state: State, events: Events, seat: int, card_id: str) -> None:
     """A building joins the building row: 1 fame per building symbol."""
     state.players[seat].buildings.append(card_id)
-    events.append(
-        Event.public(tr("%(who)s builds a %(card)s."), who=who(seat), card=card_words(card_id))
-    )
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s builds a %(card)s."), who=who(seat), card=card_words(card_id))
+        )
     gain_tokens(state, events, seat, fame=len(CARDS[card_id].buildings))
 
 
 def place_goods(state: State, events: Events, seat: int, card_id: str) -> None:
     """A goods card joins the goods row, with its immediate coin if it shows one."""
     state.players[seat].goods.append(card_id)
-    events.append(
-        Event.public(tr("%(who)s takes the %(card)s."), who=who(seat), card=card_words(card_id))
-    )
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s takes the %(card)s."), who=who(seat), card=card_words(card_id))
+        )
     if CARDS[card_id].coin:
         gain_tokens(state, events, seat, coins=1)
+
+
+SHIP_ROW_BROKEN = tr("%(who)s's ship %(number)s breaks the ascending row: %(cards)s are discarded.")
 
 
 def place_ship(state: State, events: Events, seat: int, card_id: str) -> None:
@@ -293,31 +309,34 @@ def place_ship(state: State, events: Events, seat: int, card_id: str) -> None:
     number = CARDS[card_id].number
     if row and number < CARDS[row[-1]].number:
         state.discard += row
-        events.append(
-            Event.public(
-                tr("%(who)s's ship %(number)s breaks the ascending row: %(cards)s are discarded."),
-                who=who(seat),
-                number=number,
-                cards=[card_words(s) for s in row],
+        if events is not None:
+            events.append(
+                Event.public(
+                    SHIP_ROW_BROKEN,
+                    who=who(seat),
+                    number=number,
+                    cards=[card_words(s) for s in row],
+                )
             )
-        )
         row.clear()
     row.append(card_id)
     state.last_ship = card_id
-    events.append(
-        Event.public(
-            tr("%(who)s adds %(card)s to their ships."), who=who(seat), card=card_words(card_id)
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s adds %(card)s to their ships."), who=who(seat), card=card_words(card_id)
+            )
         )
-    )
     push(state, new_task("reward", code=CARDS[card_id].reward))
 
 
 def carry_out_palace(state: State, events: Events, seat: int, card_id: str) -> None:
     """A palace card is carried out for its effect, then discarded."""
     state.carried.append(card_id)
-    events.append(
-        Event.public(tr("%(who)s uses the %(card)s."), who=who(seat), card=card_words(card_id))
-    )
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s uses the %(card)s."), who=who(seat), card=card_words(card_id))
+        )
     push(
         state,
         new_task("effect", code=CARDS[card_id].effect),
@@ -364,13 +383,14 @@ def gain_palace_effect(state: State, events: Events, seat: int, code: str) -> No
         gain_tokens(state, events, seat, karma=1)
         if state.last_ship is not None:
             reward = CARDS[state.last_ship].reward
-            events.append(
-                Event.public(
-                    tr("%(who)s repeats the reward of the %(card)s."),
-                    who=who(seat),
-                    card=card_words(state.last_ship),
+            if events is not None:
+                events.append(
+                    Event.public(
+                        tr("%(who)s repeats the reward of the %(card)s."),
+                        who=who(seat),
+                        card=card_words(state.last_ship),
+                    )
                 )
-            )
             gain_ship_reward(state, events, seat, reward)
     elif code == "top_card_free":
         push(state, new_task("top_card"))
@@ -388,7 +408,8 @@ def gain_track_bonus(state: State, events: Events, seat: int, code: str) -> None
         push(state, hand_task(), hand_task())
     elif code == "extra_action":
         state.owed += 1
-        events.append(Event.public(tr("%(who)s will take an extra action."), who=who(seat)))
+        if events is not None:
+            events.append(Event.public(tr("%(who)s will take an extra action."), who=who(seat)))
     elif code in ("coins2_or_palace", "fame1_or_ship"):
         push(state, new_task("choose", code=code))
     else:  # pragma: no cover - the data module only uses the codes above
@@ -429,16 +450,18 @@ def carry_out_top_card(state: State, events: Events, seat: int) -> None:
     """Palace 6: the deck's top card is carried out for free (never taken as a die)."""
     card_id = draw(state, events)
     if card_id is None:
-        events.append(Event.public("There is no card left for the palace."))
+        if events is not None:
+            events.append(Event.public("There is no card left for the palace."))
         return
     kind = CARDS[card_id].kind
-    events.append(
-        Event.public(
-            tr("%(who)s carries out the deck's top card, the %(card)s, free."),
-            who=who(seat),
-            card=card_words(card_id),
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s carries out the deck's top card, the %(card)s, free."),
+                who=who(seat),
+                card=card_words(card_id),
+            )
         )
-    )
     if kind == "building":
         place_building(state, events, seat, card_id)
     elif kind == "goods":
@@ -456,23 +479,27 @@ def resolve_triples(state: State, events: Events, seat: int, res: Resolution) ->
     """Discard every card carrying a used symbol, then pay the triples' rewards."""
     p = state.players[seat]
     for t in res.triples:
-        events.append(
-            Event.public(
-                tr("%(who)s completes a triple: %(triple)s."), who=who(seat), triple=triple_words(t)
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("%(who)s completes a triple: %(triple)s."),
+                    who=who(seat),
+                    triple=triple_words(t),
+                )
             )
-        )
     gone = set(res.discard)
     p.buildings = [c for c in p.buildings if c not in gone]
     p.ships = [c for c in p.ships if c not in gone]
     p.goods = [c for c in p.goods if c not in gone]
     state.discard += res.discard
-    events.append(
-        Event.public(
-            tr("%(who)s discards %(cards)s."),
-            who=who(seat),
-            cards=[card_words(c) for c in res.discard],
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s discards %(cards)s."),
+                who=who(seat),
+                cards=[card_words(c) for c in res.discard],
+            )
         )
-    )
     for _ in range(res.admins):
         gain_admin(state, events, seat)
     if res.coins:
@@ -494,16 +521,17 @@ def convert(state: State, events: Events, seat: int, conv: Conversion) -> None:
     else:
         message = tr("%(who)s spends %(count)s coins and flips track card %(position)s: %(bonus)s.")
         count = COINS_PER_FLIP
-    events.append(
-        Event.public(
-            message,
-            who=who(seat),
-            count=count,
-            position=conv.position,
-            bonus=word(BONUS_WORDS, card.bonus),
+    if events is not None:
+        events.append(
+            Event.public(
+                message,
+                who=who(seat),
+                count=count,
+                position=conv.position,
+                bonus=word(BONUS_WORDS, card.bonus),
+            )
         )
-    )
-    if has_finished(p):
+    if has_finished(p) and events is not None:
         events.append(
             Event.public(
                 tr("%(who)s has flipped all six cards: this is the last round."), who=who(seat)
@@ -527,25 +555,27 @@ def settle_once(state: State, events: Events, seat: int) -> bool | None:
         return None
     if p.karma >= TRIPLE:
         p.karma -= TRIPLE
-        events.append(
-            Event.public(
-                tr("%(who)s returns %(count)s karma for an administrator."),
-                who=who(seat),
-                count=TRIPLE,
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("%(who)s returns %(count)s karma for an administrator."),
+                    who=who(seat),
+                    count=TRIPLE,
+                )
             )
-        )
         gain_admin(state, events, seat)
         return True
     if p.admins >= TRIPLE:
         p.admins -= TRIPLE
         state.admin_supply += TRIPLE
-        events.append(
-            Event.public(
-                tr("%(who)s returns %(count)s administrators for fame."),
-                who=who(seat),
-                count=TRIPLE,
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("%(who)s returns %(count)s administrators for fame."),
+                    who=who(seat),
+                    count=TRIPLE,
+                )
             )
-        )
         gain_tokens(state, events, seat, fame=ADMIN_TRIPLE_FAME)
         return True
     convs = conversions(state, p)
@@ -640,17 +670,19 @@ def begin_turn(state: State, events: Events) -> None:
     """A new turn: one main action owed; the start player's phase-2 turn opens with the elephant."""
     seat = active_seat(state)
     state.owed = 1
-    events.append(
-        Event.public(
-            tr("Round %(round)s, phase %(phase)s: %(who)s's turn."),
-            round=state.round,
-            phase=state.phase,
-            who=who(seat),
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("Round %(round)s, phase %(phase)s: %(who)s's turn."),
+                round=state.round,
+                phase=state.phase,
+                who=who(seat),
+            )
         )
-    )
     if state.phase == 2 and state.turn == 0:
         state.elephant_green = False
-        events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
+        if events is not None:
+            events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
         gain_tokens(state, events, seat, karma=1)
         push(state, new_task("settle"))
 
@@ -671,14 +703,18 @@ def end_turn(state: State, events: Events) -> None:
     if any(has_finished(p) for p in state.players):
         state.over = True
         state.prompt = None
-        events.append(Event.public("The round is over and so is the game."))
+        if events is not None:
+            events.append(Event.public("The round is over and so is the game."))
         return
     refill_table(state, events)
     state.round += 1
     state.phase = 1
     state.start_player = (state.start_player + 1) % state.num_players
     state.elephant_green = True
-    events.append(Event.public(tr("The elephant passes to %(who)s."), who=who(state.start_player)))
+    if events is not None:
+        events.append(
+            Event.public(tr("The elephant passes to %(who)s."), who=who(state.start_player))
+        )
     begin_turn(state, events)
 
 
@@ -697,11 +733,12 @@ def advance(state: State, events: Events) -> None:
         seat = active_seat(state)
         if state.owed > 0:
             if not table_cards(state):
-                events.append(
-                    Event.public(
-                        tr("%(who)s has no card to take; the action lapses."), who=who(seat)
+                if events is not None:
+                    events.append(
+                        Event.public(
+                            tr("%(who)s has no card to take; the action lapses."), who=who(seat)
+                        )
                     )
-                )
                 state.owed = 0
                 continue
             fields["prompt"] = prompt("action", seat=seat, owed=state.owed)

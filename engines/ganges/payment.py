@@ -155,6 +155,23 @@ def building_payment_parts(
     cost: int, groups: dict[int, list[str]], karma: int, admins: int
 ) -> list[tuple[list[str], list[int], int]]:
     """`grouped_payments` as (cards, jokers, karma) lists, from the kept counting template."""
+    values, template = building_template(cost, groups, karma, admins)
+    return [
+        (template_cards(values, groups, taken), list(jokers), spent)
+        for taken, jokers, spent in template
+    ]
+
+
+Template = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
+"""Building payments as (dice taken per value held, jokers declared, karma spent)."""
+
+
+def building_template(
+    cost: int, groups: dict[int, list[str]], karma: int, admins: int
+) -> tuple[list[int], Template]:
+    """The values held (ascending) and the kept template of every canonical payment of a
+    building of `cost` from `groups` (one entry per payment; the cards come from
+    `template_cards`, so counting the payments names no card)."""
     values = sorted(groups)
     counts = tuple([len(groups[v]) for v in values])
     key = (cost, *values, 0, *counts, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
@@ -163,17 +180,17 @@ def building_payment_parts(
         if len(_TEMPLATES) >= _TEMPLATES_LIMIT:
             _TEMPLATES.clear()
         template = _TEMPLATES[key] = _template(cost, values, counts, key[-2], key[-1])
-    return [
-        (
-            [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]],
-            list(jokers),
-            spent,
-        )
-        for taken, jokers, spent in template
-    ]
+    return values, template
 
 
-_TEMPLATES: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]] = {}
+def template_cards(
+    values: list[int], groups: dict[int, list[str]], taken: tuple[int, ...]
+) -> list[str]:
+    """The cards a template entry pays: the first `n` cards (hand order) of each value."""
+    return [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]]
+
+
+_TEMPLATES: dict[tuple[int, ...], Template] = {}
 """Building payments as dice counts per value, by (cost, values held, counts held, karma and
 administrators that matter): plain numbers, so the collector skips them."""
 _TEMPLATES_LIMIT = 50_000
@@ -181,7 +198,7 @@ _TEMPLATES_LIMIT = 50_000
 
 def _template(
     cost: int, values: list[int], held: tuple[int, ...], karma: int, admins: int
-) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+) -> Template:
     """Every canonical building payment as (dice taken per value, jokers, karma).
 
     Equal dice are merged (the first such cards in hand order are named); jokers are declared

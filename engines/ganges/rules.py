@@ -8,7 +8,7 @@ triples.py and the views in view.py; this module is the `Engine` surface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -67,13 +67,14 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import (
-    building_payment_parts,
+    building_template,
     check_building_payment,
     check_common,
     check_exact_payment,
+    template_cards,
 )
 from engines.ganges.state import Conversion, Options, Player, State, TrackCard
-from engines.ganges.view import build_view, redeal
+from engines.ganges.view import build_view, information_key, redeal
 
 MAIN_KINDS: dict[str, str] = {
     "build": "building",
@@ -113,27 +114,32 @@ def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | 
         p.admins -= 1
         state.admin_supply += 1
         if target.cost_colour:
-            events.append(
-                Event.public(
-                    tr("%(who)s pays with an administrator as %(colour)s %(value)s."),
-                    who=who(seat),
-                    colour=colour_word(target.cost_colour),
-                    value=value,
+            if events is not None:
+                events.append(
+                    Event.public(
+                        tr("%(who)s pays with an administrator as %(colour)s %(value)s."),
+                        who=who(seat),
+                        colour=colour_word(target.cost_colour),
+                        value=value,
+                    )
                 )
-            )
         else:
-            events.append(
-                Event.public(
-                    tr("%(who)s pays with an administrator as a %(value)s."),
-                    who=who(seat),
-                    value=value,
+            if events is not None:
+                events.append(
+                    Event.public(
+                        tr("%(who)s pays with an administrator as a %(value)s."),
+                        who=who(seat),
+                        value=value,
+                    )
                 )
-            )
     if action.karma:
         p.karma -= action.karma
-        events.append(
-            Event.public(tr("%(who)s spends %(count)s karma."), who=who(seat), count=action.karma)
-        )
+        if events is not None:
+            events.append(
+                Event.public(
+                    tr("%(who)s spends %(count)s karma."), who=who(seat), count=action.karma
+                )
+            )
 
 
 def main_action(state: State, events: flow.Events, seat: int, action: Any) -> None:
@@ -172,8 +178,50 @@ def main_actions(state: State, seat: int) -> list[Any]:
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
     the same payments: each is worked out once per call, and a building's payments as counts
-    of dice per value are kept between calls (`building_templates`: plain numbers, small).
+    of dice per value are kept between calls (`building_template`: plain numbers, small).
     """
+    out: list[Any] = []
+    for entry in main_plan(state, seat):
+        if type(entry) is tuple:
+            cls, tag, card_id, values, groups, ways = entry
+            for way in ways:
+                out.append(_paid(cls, tag, card_id, values, groups, way))
+        else:
+            out.append(entry)
+    return out
+
+
+def random_main_action(state: State, seat: int, rng: Rng) -> Any:
+    """`main_actions(state, seat)[rng.randbelow(count)]`, building only the action drawn (a
+    bot's playouts take one random action per step: the others' payments are only counted)."""
+    plan = main_plan(state, seat)
+    count = 0
+    for entry in plan:
+        count += len(entry[5]) if type(entry) is tuple else 1
+    index = rng.randbelow(count)
+    for entry in plan:
+        if type(entry) is tuple:
+            ways = entry[5]
+            if index < len(ways):
+                cls, tag, card_id, values, groups, _ = entry
+                return _paid(cls, tag, card_id, values, groups, ways[index])
+            index -= len(ways)
+        elif index == 0:
+            return entry
+        else:
+            index -= 1
+    raise AssertionError("the drawn index is below the count")  # pragma: no cover
+
+
+Plan = list[Any]
+"""The main actions in order, each either an action (take, goods, the administrator's draw)
+or a paid card's payments: `(cls, tag, card, values, groups, ways)`, with `ways` a building's
+template (dice taken per value in `values`, from `groups`) or, when `values` is None, a ship's
+or palace card's (cards, jokers, karma) tuples."""
+
+
+def main_plan(state: State, seat: int) -> Plan:
+    """The main actions of `seat` as a `Plan`: every payment counted, none built yet."""
     p = state.players[seat]
     values = state.values
     karma, admins = p.karma, p.admins
@@ -194,54 +242,61 @@ def main_actions(state: State, seat: int) -> list[Any]:
         if (colour, value) not in seen:
             seen.add((colour, value))
             distinct.append((c, value))
-    payments: dict[tuple[str, int], list[tuple[list[str], list[int], int]]] = {}
-    out: list[Any] = []
+    payments: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+    plan: Plan = []
     for card_id in state.table:
         if card_id is None:
             continue
         card = CARDS[card_id]
-        out.append(_TAKE[card_id])
+        plan.append(_TAKE[card_id])
         kind = card.kind
         if kind == "goods":
-            out.append(_TAKE_GOODS[card_id])
+            plan.append(_TAKE_GOODS[card_id])
             continue
         if kind == "building":
             key = (card.cost_colour, card.min_sum)
             found = payments.get(key)
             if found is None:
-                found = payments[key] = building_payment_parts(
-                    card.min_sum, colours.get(card.cost_colour, {}), karma, admins
-                )
-            cls: Any = Build
-            tag = "build"
+                groups = colours.get(card.cost_colour, {})
+                held, template = building_template(card.min_sum, groups, karma, admins)
+                found = payments[key] = (held, groups, template)
+            plan.append((Build, "build", card_id, *found))
+            continue
+        cost = card.cost_value
+        key = ("", cost)
+        found = payments.get(key)
+        if found is None:
+            exact: list[Any] = [
+                ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
+            ]
+            if admins:
+                exact.append(((), (cost,), 0))
+            found = payments[key] = (None, None, exact)
+        if kind == "ship":
+            plan.append((BuyShip, "ship", card_id, *found))
         else:
-            cost = card.cost_value
-            key = ("", cost)
-            found = payments.get(key)
-            if found is None:
-                found = [
-                    ([c], [], abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
-                ]
-                if admins:
-                    found.append(([], [cost], 0))
-                payments[key] = found
-            if kind == "ship":
-                cls, tag = BuyShip, "ship"
-            else:
-                cls, tag = UsePalace, "palace"
-        for cards, jokers, spent in found:
-            out.append(
-                trusted(cls, card=card_id, pay=cards[:], jokers=jokers[:], karma=spent, type=tag)
-            )
+            plan.append((UsePalace, "palace", card_id, *found))
     if admins:
-        out.append(_ADMIN_DRAW)
-    return out
+        plan.append(_ADMIN_DRAW)
+    return plan
+
+
+def _paid(cls: Any, tag: str, card_id: str, values: Any, groups: Any, way: Any) -> Any:
+    """One paid action of a `Plan` entry (fresh lists: actions never share them)."""
+    taken, jokers, spent = way
+    cards = list(taken) if values is None else template_cards(values, groups, taken)
+    return trusted(cls, card=card_id, pay=cards, jokers=list(jokers), karma=spent, type=tag)
 
 
 DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
 _TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
 _TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
 _ADMIN_DRAW = interned(AdminDraw)
+_ADMIN_ACTION = interned(AdminAction)
+_END_TURN = interned(EndTurn)
+_STOP = interned(Stop)
+_PICK: dict[str, Any] = {c.id: interned(Pick, card=c.id) for c in CATALOGUE}
+_DISCARD: dict[str, Any] = {c.id: interned(Discard, card=c.id) for c in CATALOGUE}
 
 
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:
@@ -305,7 +360,7 @@ class Ganges(Engine[State, Any, Options]):
             admin_supply=ADMINISTRATORS,
             start_player=rng.randbelow(num_players),
         )
-        events: flow.Events = []
+        events: list[Event] = []
         flow.refill_table(state, events)
         for k in range(num_players):
             seat = (state.start_player + k) % num_players
@@ -331,31 +386,47 @@ class Ganges(Engine[State, Any, Options]):
         if prompt.kind == "action":
             return main_actions(state, seat)
         if prompt.kind == "end_turn":
-            return [EndTurn(), AdminAction(), AdminDraw()]
+            return [_END_TURN, _ADMIN_ACTION, _ADMIN_DRAW]
         if prompt.kind == "discard":
             seen: set[tuple[str, int]] = set()
             out: list[Any] = []
             for d in flow.hand_dice(state, seat):
                 if (d.colour, d.value) not in seen and d.card in prompt.cards:
                     seen.add((d.colour, d.value))
-                    out.append(Discard(card=d.card))
+                    out.append(_DISCARD[d.card])
             return out
         if prompt.kind == "pick":
-            picks: list[Any] = [Pick(card=c) for c in prompt.cards]
-            return [*picks, Stop()] if prompt.optional else picks
+            picks: list[Any] = [_PICK[c] for c in prompt.cards]
+            return [*picks, _STOP] if prompt.optional else picks
         if prompt.kind == "choose":
-            return [Choose(option=o) for o in prompt.options]
+            return [interned(Choose, option=o) for o in prompt.options]
         if prompt.kind == "resolve":
-            return [Resolve(option=i) for i in range(len(prompt.resolutions))]
-        return [Convert(by=c.by, position=c.position) for c in prompt.conversions]
+            return [interned(Resolve, option=i) for i in range(len(prompt.resolutions))]
+        return [interned(Convert, by=c.by, position=c.position) for c in prompt.conversions]
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
+        """As `legal_actions(state, seat)[rng.randbelow(n)]`; a main action is built alone."""
+        prompt = state.prompt
+        kind = None if prompt is None or prompt.seat != seat or state.over else prompt.kind
+        if kind == "action":
+            return random_main_action(state, seat, rng)
+        return super().random_action(state, seat, rng)
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate the answer to the pending prompt, apply it and run on to the next decision."""
+        events: list[Event] = []
+        return Step(self._run(state, seat, action, events), events)
+
+    def play(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply(...).state`, making no event (a bot's playout reads none)."""
+        return self._run(state, seat, action, None)
+
+    def _run(self, state: State, seat: Seat, action: Any, events: flow.Events) -> State:
+        """`apply` with its events going to `events` (None: not made at all)."""
         self.check_turn(state, seat)
         prompt = state.prompt
         assert prompt is not None
         new = copy_state(state)
-        events: flow.Events = []
         p = new.players[seat]
 
         def need(kind: str, what: str) -> None:
@@ -378,11 +449,12 @@ class Ganges(Engine[State, Any, Options]):
                     raise IllegalAction("You have no administrator.")
                 p.admins -= 1
                 new.admin_supply += 1
-                events.append(
-                    Event.public(
-                        tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
+                if events is not None:
+                    events.append(
+                        Event.public(
+                            tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
+                        )
                     )
-                )
                 flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
             case AdminAction():
                 need("end_turn", trc("ganges", "buy an extra action"))
@@ -391,11 +463,13 @@ class Ganges(Engine[State, Any, Options]):
                 p.admins -= 1
                 new.admin_supply += 1
                 new.owed += 1
-                events.append(
-                    Event.public(
-                        tr("%(who)s returns an administrator for an extra action."), who=who(seat)
+                if events is not None:
+                    events.append(
+                        Event.public(
+                            tr("%(who)s returns an administrator for an extra action."),
+                            who=who(seat),
+                        )
                     )
-                )
             case EndTurn():
                 need("end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
@@ -422,9 +496,10 @@ class Ganges(Engine[State, Any, Options]):
                 if not prompt.optional:
                     raise IllegalAction("This gain is compulsory while the cards exist.")
                 new.tasks.pop()
-                events.append(
-                    Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
-                )
+                if events is not None:
+                    events.append(
+                        Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
+                    )
             case Choose():
                 need("choose", trc("ganges", "choose a bonus option"))
                 if action.option not in prompt.options:
@@ -449,7 +524,7 @@ class Ganges(Engine[State, Any, Options]):
             case _:
                 raise IllegalAction("Unknown action.")
         flow.advance(new, events)
-        return Step(new, events)
+        return new
 
     def catalogue(self) -> Mapping[str, Any]:
         """Words for the screen: the score-track bonuses."""
@@ -459,6 +534,10 @@ class Ganges(Engine[State, Any, Options]):
         """The screen for `seat` (None = spectator): no hidden die value or bonus leaks."""
         result = self.outcome(state)
         return build_view(state, seat, result.to_json() if result else None)
+
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view shows, as a tuple of plain values (a search tree's key)."""
+        return information_key(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         """After the final round: all-six first, then tie points (2/fame, 1/coin), then karma."""

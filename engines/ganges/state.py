@@ -6,7 +6,7 @@ Cards are referred to by their catalogue id (`S12`, `B11`, `G17`, `P09`); see `c
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,7 +36,20 @@ class TrackCard(BaseModel):
     flipped: bool = False
 
 
-class Player(BaseModel):
+class _Plain(BaseModel):
+    """A mutable model whose fields are set as plain attributes (no assignment validation is
+    configured, so pydantic's `__setattr__` would only store the value, through two calls;
+    the flow of play sets a few fields at every step of a bot's playout)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).model_fields:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
+
+class Player(_Plain):
     """One player's hand, display, tokens and score track."""
 
     hand: list[str] = Field(default_factory=list)
@@ -69,7 +82,11 @@ class Task(BaseModel):
     - `effect`: carry out a palace effect (`code`); `reward`: a ship reward (`code`).
     - `top_card`: palace 6, carry out the deck's top card for free.
     - `discard_carried`: the palace card `source` has been carried out; discard it.
+
+    Frozen: a task is never changed once made, so states (and their copies) share them.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     kind: TaskKind
     code: str = ""
@@ -118,7 +135,12 @@ class Prompt(BaseModel):
     - `choose`: one of `options` for the track bonus `reason`.
     - `resolve`: one of `resolutions` (triples that want the same symbol).
     - `convert`: one of `conversions` (fame or coins, which track card).
+
+    Frozen: a prompt is never changed once made (the next step makes a new one), so a state's
+    copy shares it instead of copying its lists at every step of a bot's playout.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     kind: PromptKind
     seat: int
@@ -131,7 +153,7 @@ class Prompt(BaseModel):
     conversions: list[Conversion] = Field(default_factory=list)
 
 
-class State(BaseModel):
+class State(_Plain):
     """The full state of a game of Ganges: Cards & Karma."""
 
     num_players: int

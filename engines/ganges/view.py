@@ -209,6 +209,82 @@ def build_view(state: State, seat: int | None, outcome: JSON | None) -> JSON:
     return view
 
 
+def information_key(state: State, seat: int | None) -> tuple[object, ...]:
+    """Equal for two states exactly when `build_view(state, seat, …)` is (a search tree's
+    information sets; see `Engine.information_key`), from the parts the view shows, as plain
+    values: the prompt's fields, whatever the view derives from the rest (payments, card
+    fronts, flipped counts, the header) left out, and the discard pile as the view has it —
+    size, top die and how many of each colour and value."""
+    values = state.values
+    night = state.night_side_up
+    players: list[tuple[object, ...]] = []
+    for s, p in enumerate(state.players):
+        if s == seat:
+            hand: tuple[object, ...] = tuple([(c, values[c]) for c in p.hand])
+        else:
+            hand = tuple([DIE_COLOUR[c] for c in p.hand])
+        track = tuple([(t.flipped, t.bonus if t.flipped or night else None) for t in p.track])
+        players.append(
+            (
+                hand,
+                tuple(p.buildings),
+                tuple(p.ships),
+                tuple(p.goods),
+                p.fame,
+                p.karma,
+                p.coins,
+                p.admins,
+                track,
+            )
+        )
+    counts = [0] * (len(DIE_COLOURS) * MAX_DIE)
+    for c in state.discard:
+        counts[COLOUR_OFFSET[c] + values[c] - 1] += 1
+    top = state.discard[-1] if state.discard else None
+    prompt = state.prompt
+    shown: tuple[object, ...] | None = None
+    if prompt is not None:
+        hidden = prompt.kind == "discard" and seat != prompt.seat
+        shown = (
+            prompt.kind,
+            prompt.seat,
+            prompt.reason,
+            prompt.owed,
+            () if hidden else tuple(prompt.cards),
+            prompt.optional,
+            tuple(prompt.options),
+            repr(prompt.resolutions) if prompt.resolutions else "",
+            tuple([(c.by, c.position) for c in prompt.conversions]),
+        )
+    return (
+        state.over,
+        night,
+        state.round,
+        state.phase,
+        state.start_player,
+        state.elephant_green,
+        None if state.over else active_seat(state),
+        tuple(state.table),
+        len(state.deck),
+        state.deck[0] if state.deck else None,
+        len(state.discard),
+        None if top is None else (DIE_COLOUR[top], values[top]),
+        tuple(counts),
+        tuple(state.carried),
+        state.admin_supply,
+        state.last_ship,
+        tuple(players),
+        shown,
+        tuple(state.track_history) if state.over else None,
+    )
+
+
+MAX_DIE = max(DIE_VALUES)
+DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
+COLOUR_OFFSET: dict[str, int] = {c.id: DIE_COLOURS.index(c.die_colour) * MAX_DIE for c in CATALOGUE}
+"""Where a card's die colour starts in `information_key`'s discard counts (ints only)."""
+
+
 def redeal(state: State, seat: int | None, rng: Rng) -> State:
     """A copy with everything `seat` cannot see re-dealt at random (see module docstring).
 
