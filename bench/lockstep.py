@@ -325,6 +325,9 @@ class Figures:
     play_seconds: float
     moves: int
     server_cpu: float | None
+    setup_cpu: float | None
+    idle_cpu: float | None
+    idle_seconds: float
     client_cpu: float
     latencies: list[float]
     games_finished: int
@@ -347,13 +350,22 @@ class Figures:
             f"act -> all {per} clients: p50 {percentile(lat, 0.5) * 1000:.1f} ms  "
             f"p99 {percentile(lat, 0.99) * 1000:.1f} ms  ({len(lat)} acts)",
         ]
+        if self.setup_cpu is not None and self.ready:
+            out.append(
+                f"server CPU in set-up: {self.setup_cpu * 1000 / self.ready:.1f} ms per table"
+            )
+        if self.idle_cpu is not None and self.idle_seconds > 0:
+            out.append(
+                f"server CPU idle before set-up: {self.idle_cpu / self.idle_seconds * 100:.1f} % "
+                f"of one core ({self.idle_seconds:g} s)"
+            )
         if self.server_cpu is not None:
             per_move = self.server_cpu * 1000 / self.moves if self.moves else math.nan
             out.append(
                 f"server CPU: {per_move:.3f} ms/move ({self.server_cpu:.2f} s, "
                 f"{self.server_cpu / play * 100:.0f} % of one core)"
             )
-        own = self.client_cpu / play * 100
+        own = self.client_cpu / play * 100 if self.play_seconds > 0 else 0.0
         warn = "  <- SATURATED: the client limits these figures" if own > 85 else ""
         out.append(f"client CPU: {own:.0f} % of one core{warn}")
         out.append(f"load average: {self.loadavg_before} before, {self.loadavg_after} after")
@@ -377,12 +389,16 @@ async def measure(
     max_seconds: float = 900.0,
     seed: int = 1,
     legal: bool = True,
+    idle_seconds: float = 5.0,
 ) -> Figures:
     """Set up `tables` tables, play each to `moves` moves in lockstep; the figures."""
     run = Run(url.rstrip("/"), moves, timeout, seed, legal)
     every = [Table(run, i) for i in range(tables)]
     slots = asyncio.Semaphore(concurrency if concurrency > 0 else tables)
     load_before = load_average()
+    idle0 = cpu_seconds(server_pid) if server_pid else 0.0
+    await asyncio.sleep(idle_seconds)
+    idle1 = cpu_seconds(server_pid) if server_pid else 0.0
 
     async def set_up(table: Table) -> bool:
         async with slots:
@@ -396,6 +412,7 @@ async def measure(
     t0 = time.perf_counter()
     ok = await asyncio.gather(*(set_up(t) for t in every))
     setup = time.perf_counter() - t0
+    setup_cpu = cpu_seconds(server_pid) - idle1 if server_pid else None
     ready = [t for t, good in zip(every, ok, strict=True) if good]
 
     async def play(table: Table) -> None:
@@ -426,6 +443,9 @@ async def measure(
         play_seconds=end - start,
         moves=run.moves,
         server_cpu=(cpu1 - cpu0) if server_pid else None,
+        setup_cpu=setup_cpu,
+        idle_cpu=(idle1 - idle0) if server_pid else None,
+        idle_seconds=idle_seconds,
         client_cpu=own1 - own0,
         latencies=run.latencies,
         games_finished=run.games_finished,
@@ -460,6 +480,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-seconds", type=float, default=900, help="bound of the play, s")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=5,
+        help="first measure the server's CPU idle this long (its per-second baseline)",
+    )
+    parser.add_argument(
         "--no-legal",
         action="store_true",
         help="seats' sockets without ?legal=1 (the client knows Incan Gold's torch/camp)",
@@ -486,6 +512,7 @@ async def main(argv: list[str] | None = None) -> Figures:
         max_seconds=args.max_seconds,
         seed=args.seed,
         legal=not args.no_legal,
+        idle_seconds=args.idle_seconds,
     )
     print("\n".join(figures.lines()), flush=True)
     return figures

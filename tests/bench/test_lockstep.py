@@ -19,7 +19,18 @@ async def test_lockstep_counts_what_the_server_stored(
 ) -> None:
     srv = await start_server(db_url, tmp_path)
     try:
-        argv = ["--url", srv.url, "--tables", "2", "--moves", "45", "--timeout", "20"]
+        argv = [
+            "--url",
+            srv.url,
+            "--tables",
+            "2",
+            "--idle-seconds",
+            "0.5",
+            "--moves",
+            "45",
+            "--timeout",
+            "20",
+        ]
         figures = await lockstep.main([*argv, "--server-pid", str(os.getpid())])
     finally:
         await srv.stop()  # every write is in the database after this
