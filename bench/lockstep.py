@@ -327,6 +327,7 @@ class Figures:
     server_cpu: float | None
     setup_cpu: float | None
     idle_cpu: float | None
+    held_cpu: float | None
     idle_seconds: float
     client_cpu: float
     latencies: list[float]
@@ -358,6 +359,12 @@ class Figures:
             out.append(
                 f"server CPU idle before set-up: {self.idle_cpu / self.idle_seconds * 100:.1f} % "
                 f"of one core ({self.idle_seconds:g} s)"
+            )
+        if self.held_cpu is not None and self.idle_seconds > 0 and self.ready:
+            out.append(
+                f"server CPU with the tables set up, before the first act: "
+                f"{self.held_cpu / self.idle_seconds * 100:.1f} % of one core "
+                f"({self.idle_seconds:g} s)"
             )
         if self.server_cpu is not None:
             per_move = self.server_cpu * 1000 / self.moves if self.moves else math.nan
@@ -414,6 +421,10 @@ async def measure(
     setup = time.perf_counter() - t0
     setup_cpu = cpu_seconds(server_pid) - idle1 if server_pid else None
     ready = [t for t, good in zip(every, ok, strict=True) if good]
+    held0 = cpu_seconds(server_pid) if server_pid else 0.0
+    if ready:
+        await asyncio.sleep(idle_seconds)
+    held1 = cpu_seconds(server_pid) if server_pid else 0.0
 
     async def play(table: Table) -> None:
         try:
@@ -445,6 +456,7 @@ async def measure(
         server_cpu=(cpu1 - cpu0) if server_pid else None,
         setup_cpu=setup_cpu,
         idle_cpu=(idle1 - idle0) if server_pid else None,
+        held_cpu=(held1 - held0) if server_pid else None,
         idle_seconds=idle_seconds,
         client_cpu=own1 - own0,
         latencies=run.latencies,
@@ -483,7 +495,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--idle-seconds",
         type=float,
         default=5,
-        help="first measure the server's CPU idle this long (its per-second baseline)",
+        help="measure the server's CPU this long before set-up (no tables) and after it (the "
+        "tables open, no act): its per-second baseline",
     )
     parser.add_argument(
         "--no-legal",
