@@ -1,7 +1,8 @@
 """Issue 37's side-by-side method: N Incan Gold tables played in lockstep by an independent client.
 
 Start one server process with the creation and act budgets off (this client creates every
-guest from one address and acts as fast as the tables allow), then point this at it:
+guest from one address and acts as fast as the tables allow), then point this at it (it waits
+for the server to answer):
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/stolik_bench_lockstep PORT=8350 \\
         CREATE_RATE_COUNT=0 ACT_RATE_COUNT=0 ACT_RATE_ADDRESS_COUNT=0 scripts/run.sh &
@@ -506,8 +507,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+async def wait_for_server(url: str, seconds: float) -> None:
+    """Until the server answers (it may still be starting, e.g. `scripts/run.sh &`)."""
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(timeout=5) as http:
+        while True:
+            try:
+                if (await http.get(url.rstrip("/") + "/api/games")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no server answers at {url} after {seconds:g} s")
+            await asyncio.sleep(0.5)
+
+
 async def main(argv: list[str] | None = None) -> Figures:
     args = parse_args(argv)
+    await wait_for_server(args.url, max(args.timeout, 120))
     if args.server_pid:
         cpu_seconds(args.server_pid)  # fails now if there is no such process
     print(
