@@ -21,7 +21,7 @@ connection for ever. This one:
   instead of a RuntimeError;
 - hands the app a `SocketControl` in `scope["extensions"]["stolik.socket"]` to set those
   limits, to read how many bytes wait for the client, to abort, and to hand the rest of the
-  socket's life over to a task (`SocketControl.hand_over`);
+  socket's life over to the connection (`SocketControl.hand_over`);
 - holds less for an idle socket (the issue's target: 20 KB each, 20,000 on a process): the
   HTTP protocol it upgrades from is freed at once (it was a reference cycle, which the app's
   frozen collector keeps for up to `app.memory.FULL_EVERY` seconds), the handshake's request
@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import fcntl
 import socket
 import struct
 import termios
 import weakref
-from collections.abc import MutableMapping
+from collections.abc import Coroutine, MutableMapping
 from typing import Any
 
 from uvicorn._types import ASGISendEvent
@@ -145,7 +146,8 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
         self.writable = Gate()  # type: ignore[assignment]
         self.close_timeout = CLOSE_TIMEOUT
         self.abort_timer: asyncio.TimerHandle | None = None
-        self.rest: asyncio.Task[None] | None = None  # the socket's life, handed over
+        # The socket's life, handed over (`SocketControl.hand_over`), and its context.
+        self.rest: tuple[Coroutine[Any, Any, None], contextvars.Context] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # Called by the HTTP protocol upgrading the connection, still the transport's: its
@@ -224,21 +226,25 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
         self._deadline()
 
     async def run_asgi(self) -> None:
-        """uvicorn's, except that the app may hand the rest of the socket's life over to a
-        task (`SocketControl.hand_over`) and return: the connection then lasts until that
-        task ends, without the app's stack of middleware waiting in between."""
+        """uvicorn's, except that the app may hand the rest of the socket's life over
+        (`SocketControl.hand_over`) and return: the life is then awaited here, in the
+        context variables it was handed over with, without the app's stack of middleware
+        waiting in between (nor a task of its own)."""
         try:
             result = await self.app(self.scope, self.receive, self.send)
             rest, self.rest = self.rest, None
             if rest is not None:
-                await rest
+                life, context = rest
+                for var, value in context.items():  # as the middleware had set them
+                    var.set(value)
+                await life
         except ClientDisconnected:
             pass
         except BaseException:
             self.logger.exception("Exception in ASGI application\n")
             self.send_500_response()
             if self.rest is not None:  # the app failed after handing its socket over
-                self.rest.cancel()
+                self.rest[0].close()
                 self.rest = None
         else:
             if not self.handshake_complete:
@@ -312,15 +318,16 @@ class SocketControl:
         if protocol is not None:
             protocol.abort()
 
-    def hand_over(self, task: asyncio.Task[None]) -> bool:
-        """The rest of the socket's life is `task`: the app may return at once (its
-        middleware's coroutines, ~12 KB an open socket, are freed) and the connection lasts
-        until the task ends. False (the app must await the task itself) when the connection
-        is gone already."""
+    def hand_over(self, life: Coroutine[Any, Any, None]) -> bool:
+        """The rest of the socket's life is `life`: the app may return at once (its
+        middleware's coroutines, ~12 KB an open socket, are freed), and the connection
+        awaits `life` in the context variables set now (language, request id) and lasts
+        until it ends. False (the app must await `life` itself) when the connection is gone
+        or has a life handed over already."""
         protocol = self._protocol()
         if protocol is None or protocol.rest is not None:
             return False
-        protocol.rest = task
+        protocol.rest = (life, contextvars.copy_context())
         return True
 
 

@@ -276,16 +276,12 @@ async def table_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
 
 
 async def _carry_on(ws: WebSocket, life: Coroutine[Any, Any, None]) -> None:
-    """The rest of an accepted socket's life, `life`, in a task handed over to the transport
+    """The rest of an accepted socket's life, `life`, handed over to the transport
     (`SocketControl.hand_over`): the route returns, and the coroutines of the middleware
     and routing above it (~12 KB an idle socket) are freed. Without that transport, here."""
     control = control_of(ws.scope)
-    if control is None:
+    if control is None or not control.hand_over(life):
         await life
-        return
-    task = asyncio.create_task(life)
-    if not control.hand_over(task):
-        await task
         return
     # FastAPI's exit stack of the request's middleware is closed when the route returns; the
     # socket's scope would keep it (and its deque) for nothing.
