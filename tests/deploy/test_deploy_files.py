@@ -256,3 +256,35 @@ def test_migrations_upgrade_on_a_fresh_sqlite_file(tmp_path: Path) -> None:
     asyncio.run(upgrade_database(f"sqlite+aiosqlite:///{db}"))
     tables = set(sa.inspect(sa.create_engine(f"sqlite:///{db}")).get_table_names())
     assert {"users", "rooms", "seats", "games", "moves", "alembic_version"} <= tables
+
+
+def test_the_proxy_and_replicas_have_room_for_many_sockets(tmp_path: Path) -> None:
+    """A replica holds 20,000 idle sockets (docs/benchmarks.md): the compose file gives the
+    replicas and the proxy enough open files, and the proxy's main file (deploy/nginx-main.conf)
+    enough worker connections for such a replica (two connections a proxied socket); with
+    a local nginx, `nginx -t` accepts that main file as deployed, around the rendered site."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    for name, service in services.items():
+        if name.startswith("app") or name == "proxy":
+            assert int(service["ulimits"]["nofile"]) >= 65536, name
+    assert "./deploy/nginx-main.conf:/etc/nginx/nginx.conf:ro" in services["proxy"]["volumes"]
+    main = (ROOT / "deploy" / "nginx-main.conf").read_text()
+    words = main.replace(";", " ;").split()
+    connections = int(words[words.index("worker_connections") + 1])
+    files = int(words[words.index("worker_rlimit_nofile") + 1])
+    assert connections >= 2 * 20_000 and files >= connections
+    assert "include /etc/nginx/conf.d/*.conf;" in main
+    if nginx_binary() is None or not Path("/etc/nginx/mime.types").exists():
+        return
+    site = render_config(free_port(), [free_port(), free_port()], tmp_path).parent / "stolik.conf"
+    local = (
+        main.replace("user nginx;", "user root;")
+        .replace("/etc/nginx/conf.d/*.conf", str(site))
+        .replace("/var/log/nginx/", f"{tmp_path}/")
+        .replace("/var/run/nginx.pid", f"{tmp_path}/main.pid")
+    )
+    conf = tmp_path / "main.conf"
+    conf.write_text(local)
+    result = check_config(conf)
+    assert result.returncode == 0, result.stderr

@@ -12,7 +12,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -252,8 +252,9 @@ async def table_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
     HTML fragments) and a private table's `code`.
 
     Both sockets are plain Starlette routes, not FastAPI ones: FastAPI wraps a websocket
-    endpoint in two exit stacks, its dependency solver and their closures, which an open
-    socket keeps for its whole life (~5 KB of each idle socket's ~40) for nothing here."""
+    endpoint in two exit stacks, its dependency solver and their closures (~5 KB a socket,
+    for nothing here); and both hand the socket's life over to a task once it is accepted
+    (`_carry_on`), so that no coroutine of the middleware waits for as long as it is open."""
     tables: Tables = ws.app.state.tables
     settings: Settings = ws.app.state.settings
     slug: str = ws.path_params["slug"]
@@ -271,6 +272,28 @@ async def table_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
     table = await tables.get(slug) or table
     table.presence.attach(conn)
     writer = asyncio.create_task(_write_or_close(ws, table, conn, settings))
+    await _carry_on(ws, _read(ws, table, conn, writer))
+
+
+async def _carry_on(ws: WebSocket, life: Coroutine[Any, Any, None]) -> None:
+    """The rest of an accepted socket's life, `life`, handed over to the transport
+    (`SocketControl.hand_over`): the route returns, and the coroutines of the middleware
+    and routing above it (~12 KB an idle socket) are freed. Without that transport, here."""
+    control = control_of(ws.scope)
+    if control is None or not control.hand_over(life):
+        await life
+        return
+    # FastAPI's exit stack of the request's middleware is closed when the route returns; the
+    # socket's scope would keep it (and its deque) for nothing.
+    ws.scope.pop("fastapi_middleware_astack", None)
+
+
+async def _read(ws: WebSocket, table: Table, conn: Connection, writer: asyncio.Task[None]) -> None:
+    """The table socket's reader, until the client leaves (or the writer gives up): acts,
+    syncs and chat lines; then the connection is detached."""
+    tables: Tables = ws.app.state.tables
+    settings: Settings = ws.app.state.settings
+    uid = conn.user_id
     budgets: ActBudgets = ws.app.state.act_budgets
     budget = budgets.socket()
     address = ws.client.host if ws.client else None
@@ -374,6 +397,12 @@ async def lobby_socket(ws: WebSocket, fmt: str, uid: int | None) -> None:
     tables.lobby.add(conn)
     conn.notify("lobby")
     pusher = asyncio.create_task(_push_lobby(ws, tables, conn))
+    await _carry_on(ws, _lobby_read(ws, conn, pusher))
+
+
+async def _lobby_read(ws: WebSocket, conn: Connection, pusher: asyncio.Task[None]) -> None:
+    """The lobby socket's reader: nothing the client sends is read, only its leaving."""
+    tables: Tables = ws.app.state.tables
     try:
         while True:
             frame = await ws.receive()
