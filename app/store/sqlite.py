@@ -31,8 +31,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import sqlite3
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -52,6 +54,13 @@ BUSY_TIMEOUT = 30.0
 statement fails as "database is locked", as SQLite's own timeout did."""
 
 READS = ("SELECT", "PRAGMA", "EXPLAIN")
+
+READ_BUDGET = 0.002
+"""CPU seconds a read may take on the event loop's thread before it goes to the connection's
+thread instead (see `WritingConnection`)."""
+
+PROGRESS_STEPS = 2000
+"""SQLite virtual machine steps between two looks at a read's budget."""
 
 
 def is_write(statement: str) -> bool:
@@ -135,22 +144,35 @@ def install(engine: Engine, gate: WriteGate) -> None:
 
     @event.listens_for(engine, "before_cursor_execute")
     def _take(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        record = conn.connection._connection_record
-        if record is None or record.info.get("gate") or not is_write(statement):
+        holder = _holder(conn.connection.dbapi_connection)
+        if holder is None or getattr(holder, "held_gate", None) is not None:
             return
-        if _in_loop_thread(gate):
-            await_(gate.acquire())
-            record.info["gate"] = True
+        if not is_write(statement) or not _in_loop_thread(gate):
+            return
+        await_(gate.acquire())
+        holder.held_gate = gate
 
     @event.listens_for(engine, "checkin")
-    def _give_back(_dbapi_conn: Any, record: Any) -> None:
-        if record is not None and record.info.pop("gate", False):
-            _release_threadsafe(gate)
+    def _give_back(dbapi_conn: Any, _record: Any) -> None:
+        give_back(_holder(dbapi_conn))
 
     @event.listens_for(engine, "invalidate")
-    def _invalidated(_dbapi_conn: Any, record: Any, _exc: Any) -> None:
-        if record is not None and record.info.pop("gate", False):
-            _release_threadsafe(gate)
+    def _invalidated(dbapi_conn: Any, _record: Any, _exc: Any) -> None:
+        give_back(_holder(dbapi_conn))
+
+
+def _holder(dbapi_conn: Any) -> Any:
+    """The aiosqlite connection under SQLAlchemy's adapter: it carries the gate it holds
+    (`held_gate`), from its transaction's first write to its commit or rollback."""
+    return getattr(dbapi_conn, "_connection", None)
+
+
+def give_back(holder: Any) -> None:
+    """Release the gate `holder` holds, if it holds it."""
+    gate = getattr(holder, "held_gate", None)
+    if gate is not None:
+        holder.held_gate = None
+        _release_threadsafe(gate)
 
 
 def _in_loop_thread(gate: WriteGate) -> bool:
@@ -174,38 +196,81 @@ def _release_threadsafe(gate: WriteGate) -> None:
 
 
 class WritingConnection(aiosqlite.Connection):
-    """An aiosqlite connection that runs what comes in a write transaction on the caller's
-    thread (see the module)."""
+    """An aiosqlite connection that runs on the caller's thread what SQLite answers at once
+    (see the module): a write transaction's statements and its commit, and reads that take
+    under `read_budget` seconds of CPU."""
 
     waited_in_thread = 0
+    """First writes that found the file locked by another process (for tests)."""
     inline_first_write = True
     """Whether a first write runs on the loop's thread (see the module)."""
-    """First writes that found the file locked by another process (for tests)."""
+    read_budget = READ_BUDGET
+    reads_in_thread = 0
+    """Reads that went over their budget and went again in the thread (for tests)."""
+    held_gate: WriteGate | None = None
+    _deadline = math.inf
+    _last_read: tuple[Any, str, Any] | None = None
+
+    def _over_budget(self) -> bool:
+        """SQLite's progress handler: True interrupts the statement (an inline read's)."""
+        return time.thread_time() > self._deadline
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         conn = self._connection
         if conn is None or not self._running:
             return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
-        if conn.in_transaction or fn == conn.commit or fn == conn.rollback:
-            return fn(*args, **kwargs)
-        if (
-            self.inline_first_write
-            and args
-            and isinstance(args[0], str)
-            and getattr(fn, "__name__", "") == "execute"
-            and is_write(args[0])
-        ):  # a transaction's first write: it takes SQLite's lock
-            conn.execute("PRAGMA busy_timeout=0")
+        if fn == conn.commit or fn == conn.rollback:
             try:
                 return fn(*args, **kwargs)
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
-                # Another process holds the file: wait for it in the thread, not here.
-                WritingConnection.waited_in_thread += 1
             finally:
-                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+                give_back(self)  # the lock is SQLite's no more: the next writer may go
+        if conn.in_transaction or fn == conn.cursor:
+            return fn(*args, **kwargs)
+        name = getattr(fn, "__name__", "")
+        if name == "close":
+            return fn(*args, **kwargs)  # a cursor's: nothing to wait for
+        if name == "execute" and args and isinstance(args[0], str):
+            if not is_write(args[0]):
+                self._last_read = (getattr(fn, "__self__", None), args[0], args[1:])
+                return await self._read(fn, *args, **kwargs)
+            if self.inline_first_write:  # a transaction's first write: it takes SQLite's lock
+                conn.execute("PRAGMA busy_timeout=0")
+                try:
+                    return fn(*args, **kwargs)
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) and "busy" not in str(exc):
+                        raise
+                    # Another process holds the file: wait for it in the thread, not here.
+                    WritingConnection.waited_in_thread += 1
+                finally:
+                    conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+        elif name == "fetchall":
+            return await self._read(fn, *args, **kwargs)
         return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    async def _read(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A read (a SELECT's execution, or its rows) on the caller's thread; if it takes
+        more than its budget of CPU, it is interrupted and goes again in the thread."""
+        self._deadline = time.thread_time() + self.read_budget
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if "interrupted" not in str(exc):
+                raise
+        finally:
+            self._deadline = math.inf
+        WritingConnection.reads_in_thread += 1
+        last = self._last_read
+        if getattr(fn, "__name__", "") == "execute" or last is None:
+            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+        # The rows of an interrupted fetch are lost: the statement goes again, in the thread.
+        cursor, statement, params = last
+        return await super()._execute(_again, cursor, statement, params)  # type: ignore[no-untyped-call]
+
+
+def _again(cursor: sqlite3.Cursor, statement: str, params: tuple[Any, ...]) -> list[Any]:
+    cursor.execute(statement, *params)
+    return cursor.fetchall()
 
 
 def connector(path: str, timeout: float = BUSY_TIMEOUT) -> Callable[[], Any]:
@@ -217,7 +282,10 @@ def connector(path: str, timeout: float = BUSY_TIMEOUT) -> Callable[[], Any]:
     async def create() -> aiosqlite.Connection:
         connection = WritingConnection(connect, 64)
         connection._thread.daemon = True
-        return await connection
+        await connection
+        assert connection._connection is not None
+        connection._connection.set_progress_handler(connection._over_budget, PROGRESS_STEPS)
+        return connection
 
     return create
 
