@@ -20,6 +20,8 @@ one as it ends) it prints the figures since the last one and starts again:
   p50/p99/max of each, ms, from the call to its return (a move's write, a rematch's reads);
   every statement on the app's engine, reads and writes apart (wall time, and the loop
   thread's CPU time in it); how long the SQLite write gate was held (wall, loop CPU);
+- the loop thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
+  run queue, /proc schedstat): what a loaded machine takes from the server;
 - the CPU time of each of the process's threads since the last signal (from /proc): the loop's
   thread against the database connections' threads and the checkpointer.
 
@@ -63,6 +65,7 @@ class Probes:
         self.slow: list[tuple[float, str]] = []
         self.calls: dict[str, list[float]] = defaultdict(list)
         self.threads = thread_cpu()
+        self.sched = loop_schedstat()
         self.cpu = time.process_time()
         self.t0 = time.perf_counter()
 
@@ -98,12 +101,25 @@ class Probes:
                 f"  store.{name}: n {len(ms)} p50 {pct(ms, 0.5):.2f} p99 {pct(ms, 0.99):.1f} "
                 f"max {max(ms):.1f} ms"
             )
+        on_cpu, waiting, slices = (b - a for a, b in zip(self.sched, loop_schedstat(), strict=True))
+        lines.append(
+            f"  loop thread: on a CPU {on_cpu / 1e9:.2f} s, runnable but waiting for a CPU "
+            f"{waiting / 1e9:.2f} s ({waiting / 1e9 / wall:.0%} of the time), {slices} slices"
+        )
         now = thread_cpu()
         for name, seconds in sorted(now.items()):
             spent = seconds - self.threads.get(name, 0.0)
             if spent > 0.005:
                 lines.append(f"  thread {name}: cpu {spent:.2f} s")
         return "\n".join(lines)
+
+
+def loop_schedstat() -> tuple[int, int, int]:
+    """The main thread's nanoseconds on a CPU, nanoseconds runnable but waiting for one (in
+    the run queue) and time slices so far (/proc/self/task/PID/schedstat)."""
+    with open(f"/proc/self/task/{os.getpid()}/schedstat") as f:
+        on_cpu, waiting, slices = (int(x) for x in f.read().split())
+    return on_cpu, waiting, slices
 
 
 def thread_cpu() -> dict[str, float]:
