@@ -11,14 +11,23 @@ gives it back when it returns to the pool, after its commit or rollback; the nex
 line goes the moment the gate is free. SQLite's own busy timeout remains for another process
 on the same file (a backup, a migration by hand).
 
-A writer holds the gate until its commit, and through aiosqlite every statement is a hop to the
-connection's thread and back, each waiting for a turn of the event loop (milliseconds under
-load). `WritingConnection` runs a transaction's writes, the statements after its first
+A writer holds the gate until its commit or rollback, and through aiosqlite every statement is
+a hop to the connection's thread and back, each waiting for a turn of the event loop
+(milliseconds under load; on a loaded machine each hop also waits for the kernel to run the
+other thread). `WritingConnection` runs a transaction's writes, the statements after its first
 write, and its commit, on the loop's thread instead: SQLite answers them in microseconds
 without waiting for anything (the gate is held, so no other writer of this process has the
 lock; WAL with `synchronous=NORMAL` does not wait for the disk at commit). The first write
 goes with SQLite's busy timeout at 0: should another process hold the file, it goes again in
-the thread, which waits. Reads outside a write stay in the thread.
+the thread, which waits. The gate is given back at the commit or rollback itself (a session
+that reads on after its commit no longer keeps the next writer waiting).
+
+Reads run on the loop's thread too (a WAL reader never waits for a writer), within a budget:
+SQLite's progress handler interrupts a read that has taken `READ_BUDGET` of the thread's CPU,
+and it goes again in the connection's thread (the statement is run again if its rows were
+being fetched), so a long report does not stop the loop. A rematch's set-up, a socket's
+sign-in and a seat's claim read a few rows each: four hops per read before (cursor, execute,
+rows, close), none now.
 
 Checkpoints are taken off every commit (`wal_autocheckpoint` 0): a commit that crossed the
 checkpoint threshold used to copy the log into the database and fsync it before returning
@@ -229,8 +238,8 @@ class WritingConnection(aiosqlite.Connection):
         name = getattr(fn, "__name__", "")
         if name == "close":
             return fn(*args, **kwargs)  # a cursor's: nothing to wait for
-        if name == "execute" and args and isinstance(args[0], str):
-            if not is_write(args[0]):
+        if name in ("execute", "executemany") and args and isinstance(args[0], str):
+            if name == "execute" and not is_write(args[0]):
                 self._last_read = (getattr(fn, "__self__", None), args[0], args[1:])
                 return await self._read(fn, *args, **kwargs)
             if self.inline_first_write:  # a transaction's first write: it takes SQLite's lock
