@@ -7,9 +7,9 @@ waits for the event loop between its statements: a move waiting for the lock cou
 second while the lock was free most of that time (bench/load.py at 10 saturated tables: p99
 0.7–1.2 s for a p50 of 5–10 ms). `WriteGate` queues the process's writers instead: a
 connection takes the gate before its transaction's first write (`before_cursor_execute`) and
-gives it back when it returns to the pool, after its commit or rollback; the next writer in
-line goes the moment the gate is free. SQLite's own busy timeout remains for another process
-on the same file (a backup, a migration by hand).
+gives it back at its commit or rollback (or, failing that, when it returns to the pool); the
+next writer in line goes the moment the gate is free. SQLite's own busy timeout remains for
+another process on the same file (a backup, a migration by hand).
 
 A writer holds the gate until its commit or rollback, and through aiosqlite every statement is
 a hop to the connection's thread and back, each waiting for a turn of the event loop
@@ -240,6 +240,9 @@ class WritingConnection(aiosqlite.Connection):
             return fn(*args, **kwargs)  # a cursor's: nothing to wait for
         if name in ("execute", "executemany") and args and isinstance(args[0], str):
             if name == "execute" and not is_write(args[0]):
+                if not args[0].lstrip()[:6].upper().startswith(("SELECT", "WITH")):
+                    # a PRAGMA (at connect) may wait for the file's lock: in the thread
+                    return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
                 self._last_read = (getattr(fn, "__self__", None), args[0], args[1:])
                 return await self._read(fn, *args, **kwargs)
             if self.inline_first_write:  # a transaction's first write: it takes SQLite's lock
@@ -270,7 +273,7 @@ class WritingConnection(aiosqlite.Connection):
             self._deadline = math.inf
         WritingConnection.reads_in_thread += 1
         last = self._last_read
-        if getattr(fn, "__name__", "") == "execute" or last is None:
+        if last is None or last[0] is not getattr(fn, "__self__", None):
             return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         # The rows of an interrupted fetch are lost: the statement goes again, in the thread.
         cursor, statement, params = last
