@@ -84,8 +84,14 @@ def is_write(statement: str) -> bool:
 
 
 class WriteGate:
-    """A first-come, first-served lock for the writers of one process, on its event loop: on
-    release the gate passes straight to the writer first in line."""
+    """A lock for the writers of one process, on its event loop, that wakes waiting writers
+    in the order they came. On release the first in line is woken and takes the gate when the
+    loop runs it, if it is still free; a writer that comes meanwhile and finds it free takes
+    it at once. A writer holds the gate for one callback of the loop (its statements and its
+    commit run on the loop's thread), so leaving it reserved for a woken writer would only keep
+    it idle until the loop gets round to that writer, a turn of the loop for every writer in
+    line (tens of milliseconds each on a loaded machine). A woken writer that finds it taken
+    goes back to the front of the line."""
 
     def __init__(self, timeout: float = BUSY_TIMEOUT) -> None:
         self.timeout = timeout
@@ -107,31 +113,41 @@ class WriteGate:
         if self.try_acquire():
             return
         self.waits += 1
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._line.append(turn)
+        loop = asyncio.get_running_loop()
+        front = False
         try:
             async with asyncio.timeout(self.timeout):
-                await turn
-            self._loop = asyncio.get_running_loop()
-        except BaseException as exc:
-            if turn.done() and not turn.cancelled():
-                self.release()  # it was passed to us as we gave up: pass it on
-            else:
-                with contextlib.suppress(ValueError):
-                    self._line.remove(turn)
-            if isinstance(exc, TimeoutError):
-                raise OperationalError(
-                    "(write gate)", None, sqlite3.OperationalError("database is locked")
-                ) from None
-            raise
+                while True:
+                    turn: asyncio.Future[None] = loop.create_future()
+                    (self._line.appendleft if front else self._line.append)(turn)
+                    try:
+                        await turn
+                    except BaseException:
+                        if turn.done() and not turn.cancelled():
+                            self._wake()  # woken as it gave up: the next one goes
+                        else:
+                            with contextlib.suppress(ValueError):
+                                self._line.remove(turn)
+                        raise
+                    if self.try_acquire():
+                        return
+                    front = True  # taken by a writer that came meanwhile: first in line again
+        except TimeoutError:
+            raise OperationalError(
+                "(write gate)", None, sqlite3.OperationalError("database is locked")
+            ) from None
 
     def release(self) -> None:
+        self.locked = False
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake the writer first in line (it takes the gate when it runs, if it is free)."""
         while self._line:
             turn = self._line.popleft()
             if not turn.done():
-                turn.set_result(None)  # the gate stays taken, now by that writer
+                turn.set_result(None)
                 return
-        self.locked = False
 
 
 _GATES: weakref.WeakKeyDictionary[Engine, WriteGate] = weakref.WeakKeyDictionary()
@@ -273,7 +289,11 @@ class WritingConnection(aiosqlite.Connection):
             self._deadline = math.inf
         WritingConnection.reads_in_thread += 1
         last = self._last_read
-        if last is None or last[0] is not getattr(fn, "__self__", None):
+        if (
+            getattr(fn, "__name__", "") == "execute"
+            or last is None
+            or last[0] is not getattr(fn, "__self__", None)
+        ):
             return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         # The rows of an interrupted fetch are lost: the statement goes again, in the thread.
         cursor, statement, params = last

@@ -71,6 +71,34 @@ async def test_the_gate_goes_to_writers_in_the_order_they_came() -> None:
     assert not gate.locked
 
 
+async def test_a_released_gate_is_free_until_the_woken_writer_runs() -> None:
+    """The first in line is woken, not handed the gate: a writer that comes before the loop
+    runs it takes the gate at once, and the woken one goes next, still first in line."""
+    gate = WriteGate()
+    assert gate.try_acquire()
+    order: list[str] = []
+
+    async def waiting(name: str) -> None:
+        await gate.acquire()
+        order.append(name)
+        gate.release()
+
+    first = asyncio.create_task(waiting("first"))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(waiting("second"))
+    await asyncio.sleep(0.01)
+    gate.release()
+    assert not gate.locked
+    assert gate.try_acquire()  # a writer that came meanwhile: at once
+    order.append("came meanwhile")
+    await asyncio.sleep(0.01)
+    assert order == ["came meanwhile"]  # the woken one found it taken: first in line again
+    gate.release()
+    await asyncio.gather(first, second)
+    assert order == ["came meanwhile", "first", "second"]
+    assert not gate.locked
+
+
 async def test_a_writer_that_waits_too_long_fails_and_the_gate_goes_on() -> None:
     gate = WriteGate(timeout=0.05)
     await gate.acquire()
