@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -31,6 +32,18 @@ log = logging.getLogger("stolik.review")
 
 CHUNK = 8
 """Decisions valued per call to the pool (progress is written between calls)."""
+
+NICE = 10
+"""How much lower the review process's CPU priority is than the server's: the search is
+background work, and on a small machine it took as much CPU as the server's event loop (half
+of what the server's process and its children got, 10 saturated tables on SQLite), whose
+every move then waited."""
+
+
+def lower_priority() -> None:
+    """The review process's initializer: a lower CPU priority (`NICE`)."""
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
 
 
 class ReviewWorker:
@@ -60,7 +73,9 @@ class ReviewWorker:
     def executor(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = concurrent.futures.ProcessPoolExecutor(1, mp_context=context)
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=context, initializer=lower_priority
+            )
         return self._executor
 
     def close(self) -> None:

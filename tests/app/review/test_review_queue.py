@@ -6,6 +6,7 @@ processes never compute the same review."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -209,3 +210,15 @@ async def test_one_process_per_review_on_postgres(pg_url: str) -> None:
             assert not await queue.progress(session, row.id, "someone else", 1, 2, 0.0, 60)
     finally:
         await engine.dispose()
+
+
+def test_the_review_process_runs_at_a_lower_priority_than_the_server() -> None:
+    """The search is background work: its process yields the CPU to the server's loop."""
+    from app.review.worker import NICE
+
+    reviewer = ReviewWorker(None)  # type: ignore[arg-type]
+    try:
+        niceness = reviewer.executor().submit(os.nice, 0).result(timeout=60)
+    finally:
+        reviewer.close()
+    assert niceness == min(19, os.nice(0) + NICE)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from app.store.base import Conflict, MoveWrite
@@ -66,6 +68,34 @@ async def test_the_gate_goes_to_writers_in_the_order_they_came() -> None:
     gate.release()
     await asyncio.gather(*tasks)
     assert order == [0, 1, 2, 3, 4]
+    assert not gate.locked
+
+
+async def test_a_released_gate_is_free_until_the_woken_writer_runs() -> None:
+    """The first in line is woken, not handed the gate: a writer that comes before the loop
+    runs it takes the gate at once, and the woken one goes next, still first in line."""
+    gate = WriteGate()
+    assert gate.try_acquire()
+    order: list[str] = []
+
+    async def waiting(name: str) -> None:
+        await gate.acquire()
+        order.append(name)
+        gate.release()
+
+    first = asyncio.create_task(waiting("first"))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(waiting("second"))
+    await asyncio.sleep(0.01)
+    gate.release()
+    assert not gate.locked
+    assert gate.try_acquire()  # a writer that came meanwhile: at once
+    order.append("came meanwhile")
+    await asyncio.sleep(0.01)
+    assert order == ["came meanwhile"]  # the woken one found it taken: first in line again
+    gate.release()
+    await asyncio.gather(first, second)
+    assert order == ["came meanwhile", "first", "second"]
     assert not gate.locked
 
 
@@ -177,3 +207,41 @@ async def test_the_log_is_copied_into_the_database_in_the_background(tmp_path: P
     assert checkpointer.checkpoints >= 1
     assert busy == 0 and frames == copied
     conn.close()
+
+
+async def test_the_gate_is_given_back_at_commit_or_rollback_not_when_the_session_ends(
+    lite: LiteStore,
+) -> None:
+    gate = lite.batcher.gate
+    for end in ("commit", "rollback"):
+        async with lite.sessions() as session:
+            await session.execute(text("UPDATE rooms SET status = status WHERE id = -1"))
+            assert gate.locked  # a write transaction holds it
+            await getattr(session, end)()
+            assert not gate.locked  # the next writer may go while this session reads on
+            await session.execute(text("SELECT 1"))
+            assert not gate.locked
+
+
+LONG_COUNT = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {n}) "
+
+
+async def test_short_reads_run_on_the_loop_s_thread_long_ones_go_to_the_connection_s(
+    lite: LiteStore,
+) -> None:
+    engine = lite.sessions.kw["bind"]
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        raw.driver_connection._connection.create_function("tid", 0, threading.get_ident)
+        sent = WritingConnection.reads_in_thread
+        assert (await conn.execute(text("SELECT tid()"))).scalar() == threading.get_ident()
+        assert WritingConnection.reads_in_thread == sent
+        # Over its budget of CPU in the statement (one row, a long count), or in its rows:
+        # interrupted, and answered again in the connection's thread, whole.
+        query = LONG_COUNT.format(n=3_000_000) + "SELECT count(*), max(x), tid() FROM c"
+        count, top, thread = (await conn.execute(text(query))).one()
+        assert (count, top) == (3_000_000, 3_000_000) and thread != threading.get_ident()
+        assert WritingConnection.reads_in_thread == sent + 1
+        rows = (await conn.execute(text(LONG_COUNT.format(n=500_000) + "SELECT x FROM c"))).all()
+        assert [r[0] for r in rows] == list(range(1, 500_001))
+        assert WritingConnection.reads_in_thread == sent + 2
