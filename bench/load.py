@@ -191,8 +191,15 @@ class Run:
     think: float = 0.0
     push: str = ""
     """A push service every seated guest subscribes at ("": none)."""
+    hold_finished: bool = False
+    """A game that ends inside the measured window is not followed by its rematch until the
+    window is over (`--hold-finished`)."""
     window_start: float = math.inf
     window_end: float = math.inf
+    window_over: asyncio.Event = field(default_factory=asyncio.Event)
+    held: int = 0
+    """Tables whose game ended inside the window and that waited for its end (no rematch)."""
+    held_at: list[float] = field(default_factory=list)
     stopping: bool = False
     latencies: list[float] = field(default_factory=list)
     moves_all: int = 0
@@ -422,8 +429,16 @@ class Table:
     async def play(self) -> None:
         """Random legal moves, one at a time, until the run stops; new games as games end."""
         refusals = 0
-        while not self.run.stopping:
+        run = self.run
+        while not run.stopping:
             if self.clients[0].status == "finished":
+                now = time.perf_counter()
+                if run.hold_finished and run.in_window(now) and not run.window_over.is_set():
+                    run.held += 1
+                    run.games_finished += 1
+                    run.held_at.append(now - run.window_start)
+                    await run.window_over.wait()  # no rematch inside the window
+                    continue
                 await self.new_game()
             elif not any(c.acts for c in self.clients[:SEATS]):
                 if not await self.wait(self.may_go_on):
@@ -559,6 +574,14 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--hold-finished",
+        action="store_true",
+        help="a table whose game ends inside the measured window waits for the window's end "
+        "before its rematch, so the window's server CPU is moves only (no new table, joins, "
+        "start, reconnects): with a window short enough that few games end, the CPU per move "
+        "compares like for like between table counts",
+    )
+    parser.add_argument(
         "--push",
         default="",
         help="a push service (bench/push_sink.py: http://127.0.0.1:8099) every seated guest "
@@ -579,6 +602,7 @@ async def main() -> None:
         seed=args.seed,
         think=args.think,
         push=args.push.rstrip("/"),
+        hold_finished=args.hold_finished,
     )
     for pid in args.server_pid:
         if _stat_fields(pid) is None:
@@ -618,6 +642,7 @@ async def main() -> None:
     run.window_end = time.perf_counter()
     cpu1, own1 = [process_cpu(p) for p in args.server_pid], time.process_time()
     signal_servers(args)
+    run.window_over.set()
     run.stopping = True
     alive = sum(not t.done() for t in tasks)
     _, pending = await asyncio.wait(tasks, timeout=2 * args.move_timeout + 15)
@@ -633,6 +658,13 @@ async def main() -> None:
         f"{alive} tables still playing at the end"
     )
     print(f"moves: {moves}  moves/s: {moves / elapsed:.1f}  games finished: {run.games_finished}")
+    if run.hold_finished:
+        at = sorted(run.held_at)
+        print(
+            f"held (game over in the window, no rematch until its end): {run.held} tables"
+            + (f", the first at {at[0]:.1f} s, the median at {percentile(at, 0.5):.1f} s" if at else "")
+            + f"; {len(playing) - run.held} still playing at the window's end"
+        )
     if run.new_game_times:
         ng = sorted(run.new_game_times)
         print(
