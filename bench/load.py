@@ -662,7 +662,11 @@ async def main() -> None:
         at = sorted(run.held_at)
         print(
             f"held (game over in the window, no rematch until its end): {run.held} tables"
-            + (f", the first at {at[0]:.1f} s, the median at {percentile(at, 0.5):.1f} s" if at else "")
+            + (
+                f", the first at {at[0]:.1f} s, the median at {percentile(at, 0.5):.1f} s"
+                if at
+                else ""
+            )
             + f"; {len(playing) - run.held} still playing at the window's end"
         )
     if run.new_game_times:

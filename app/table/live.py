@@ -63,9 +63,7 @@ class Audiences:
         view = self.views.get(seat)
         if view is None:
             # The header is every audience's: made once, not per view.
-            view = self.views[seat] = self.engine.view(
-                self.state, seat, self.header(), self.shared
-            )
+            view = self.views[seat] = self.engine.view(self.state, seat, self.header(), self.shared)
         return view
 
     def header(self) -> Any:

@@ -40,14 +40,14 @@ class RawClient:
         self.proto = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"))
         self.pings = 0
         self.port = port
+        self.opened = asyncio.Event()
 
     async def open(self) -> None:
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.proto.send_request(self.proto.connect())
         self.flush()
         self.task = asyncio.create_task(self.read())
-        while self.proto.state is not State.OPEN:  # the handshake's answer
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(self.opened.wait(), 10)  # the handshake's answer
 
     def flush(self) -> None:
         for data in self.proto.data_to_send():
@@ -57,6 +57,8 @@ class RawClient:
     async def read(self) -> None:
         while data := await self.reader.read(65536):
             self.proto.receive_data(data)
+            if self.proto.state is State.OPEN:
+                self.opened.set()
             for event in self.proto.events_received():
                 if isinstance(event, Frame) and event.opcode is Opcode.PING:
                     self.pings += 1
@@ -86,8 +88,10 @@ async def test_a_client_that_speaks_is_not_pinged_a_silent_one_is() -> None:
     )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        await asyncio.sleep(0.01)
+    for _ in range(200):
+        if server.started:
+            break
+        await asyncio.sleep(0.05)
     talker, silent = RawClient(port), RawClient(port)
     try:
         await talker.open()
