@@ -38,6 +38,12 @@ always waiting, so a latency percentile is bounded below by tables / moves per s
 whatever the server does. With think time the same run measures latency under a load below
 saturation (N tables offer about N / S moves per second).
 
+With `--hold-finished` a table whose game ends inside the measured window does not rematch
+until the window is over (it waits), so the window's server CPU is spent on moves only, not on
+new tables, joins, starts and reconnects: with a window short enough that few games end there
+(a game of 4 random seats is ~50 moves, at least ~28), the CPU per move of 100 and 500 tables
+compares like for like. It prints how many tables held and when the first did.
+
 It prints setup time, moves and moves/s, the latency p50/p95/p99/max, server CPU ms per move
 (`--server-pid`, repeatable: utime+stime from /proc of each pid and its child processes,
 e.g. a second server process or uvicorn workers) and this client's own CPU, so a saturated
