@@ -580,6 +580,13 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--idle",
+        type=float,
+        default=0,
+        help="after setup, measure the server's CPU for this many seconds with nobody acting "
+        "(its idle rate: clocks' round, keepalive pings) and print the CPU per move less it",
+    )
+    parser.add_argument(
         "--hold-finished",
         action="store_true",
         help="a table whose game ends inside the measured window waits for the window's end "
@@ -638,6 +645,16 @@ async def main() -> None:
         print(f"  {count} x {reason}")
     if not playing:
         return
+    idle_rate = None
+    if args.idle > 0 and args.server_pid:
+        # Every socket open, nobody acting: what the server spends per second on its own.
+        idle0 = sum(process_cpu(p) for p in args.server_pid)
+        await asyncio.sleep(args.idle)
+        idle_rate = (sum(process_cpu(p) for p in args.server_pid) - idle0) / args.idle
+        print(
+            f"idle: {idle_rate * 1000:.1f} ms of server CPU per second with every socket open "
+            f"and nobody acting ({args.idle:g} s)"
+        )
     tasks = [asyncio.create_task(play_table(t)) for t in playing]
 
     await asyncio.wait(tasks, timeout=args.warmup)  # returns early only if every table failed
@@ -697,6 +714,9 @@ async def main() -> None:
         else:
             per_move = "no moves"
         print(f"server CPU: {per_move}, {sum(used) / elapsed * 100:.0f} % of one core")
+        if idle_rate is not None and moves:
+            net = (sum(used) - idle_rate * elapsed) * 1000 / moves
+            print(f"server CPU less its idle rate: {net:.2f} ms/move")
     own = (own1 - own0) / elapsed * 100
     warning = "  <- SATURATED: the client, not the server, limits these figures" if own > 85 else ""
     print(f"client CPU: {own:.0f} % of one core{warning}")
