@@ -42,7 +42,10 @@ With `--hold-finished` a table whose game ends inside the measured window does n
 until the window is over (it waits), so the window's server CPU is spent on moves only, not on
 new tables, joins, starts and reconnects: with a window short enough that few games end there
 (a game of 4 random seats is ~50 moves, at least ~28), the CPU per move of 100 and 500 tables
-compares like for like. It prints how many tables held and when the first did.
+compares like for like. It prints how many tables held and when the first did. With
+`--idle S` it first measures the server's CPU for S seconds after setup with every socket open
+and nobody acting (its clocks' round, keepalive pings: what it spends whatever the moves) and
+prints the CPU per move less that rate too.
 
 It prints setup time, moves and moves/s, the latency p50/p95/p99/max, server CPU ms per move
 (`--server-pid`, repeatable: utime+stime from /proc of each pid and its child processes,
