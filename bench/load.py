@@ -38,6 +38,15 @@ always waiting, so a latency percentile is bounded below by tables / moves per s
 whatever the server does. With think time the same run measures latency under a load below
 saturation (N tables offer about N / S moves per second).
 
+With `--hold-finished` a table whose game ends inside the measured window does not rematch
+until the window is over (it waits), so the window's server CPU is spent on moves only, not on
+new tables, joins, starts and reconnects: with a window short enough that few games end there
+(a game of 4 random seats is ~50 moves, at least ~28), the CPU per move of 100 and 500 tables
+compares like for like. It prints how many tables held and when the first did. With
+`--idle S` it first measures the server's CPU for S seconds after setup with every socket open
+and nobody acting (its clocks' round, keepalive pings: what it spends whatever the moves) and
+prints the CPU per move less that rate too.
+
 It prints setup time, moves and moves/s, the latency p50/p95/p99/max, server CPU ms per move
 (`--server-pid`, repeatable: utime+stime from /proc of each pid and its child processes,
 e.g. a second server process or uvicorn workers) and this client's own CPU, so a saturated
@@ -191,8 +200,15 @@ class Run:
     think: float = 0.0
     push: str = ""
     """A push service every seated guest subscribes at ("": none)."""
+    hold_finished: bool = False
+    """A game that ends inside the measured window is not followed by its rematch until the
+    window is over (`--hold-finished`)."""
     window_start: float = math.inf
     window_end: float = math.inf
+    window_over: asyncio.Event = field(default_factory=asyncio.Event)
+    held: int = 0
+    """Tables whose game ended inside the window and that waited for its end (no rematch)."""
+    held_at: list[float] = field(default_factory=list)
     stopping: bool = False
     latencies: list[float] = field(default_factory=list)
     moves_all: int = 0
@@ -422,8 +438,16 @@ class Table:
     async def play(self) -> None:
         """Random legal moves, one at a time, until the run stops; new games as games end."""
         refusals = 0
-        while not self.run.stopping:
+        run = self.run
+        while not run.stopping:
             if self.clients[0].status == "finished":
+                now = time.perf_counter()
+                if run.hold_finished and run.in_window(now) and not run.window_over.is_set():
+                    run.held += 1
+                    run.games_finished += 1
+                    run.held_at.append(now - run.window_start)
+                    await run.window_over.wait()  # no rematch inside the window
+                    continue
                 await self.new_game()
             elif not any(c.acts for c in self.clients[:SEATS]):
                 if not await self.wait(self.may_go_on):
@@ -559,6 +583,21 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--idle",
+        type=float,
+        default=0,
+        help="after setup, measure the server's CPU for this many seconds with nobody acting "
+        "(its idle rate: clocks' round, keepalive pings) and print the CPU per move less it",
+    )
+    parser.add_argument(
+        "--hold-finished",
+        action="store_true",
+        help="a table whose game ends inside the measured window waits for the window's end "
+        "before its rematch, so the window's server CPU is moves only (no new table, joins, "
+        "start, reconnects): with a window short enough that few games end, the CPU per move "
+        "compares like for like between table counts",
+    )
+    parser.add_argument(
         "--push",
         default="",
         help="a push service (bench/push_sink.py: http://127.0.0.1:8099) every seated guest "
@@ -579,6 +618,7 @@ async def main() -> None:
         seed=args.seed,
         think=args.think,
         push=args.push.rstrip("/"),
+        hold_finished=args.hold_finished,
     )
     for pid in args.server_pid:
         if _stat_fields(pid) is None:
@@ -608,6 +648,16 @@ async def main() -> None:
         print(f"  {count} x {reason}")
     if not playing:
         return
+    idle_rate = None
+    if args.idle > 0 and args.server_pid:
+        # Every socket open, nobody acting: what the server spends per second on its own.
+        idle0 = sum(process_cpu(p) for p in args.server_pid)
+        await asyncio.sleep(args.idle)
+        idle_rate = (sum(process_cpu(p) for p in args.server_pid) - idle0) / args.idle
+        print(
+            f"idle: {idle_rate * 1000:.1f} ms of server CPU per second with every socket open "
+            f"and nobody acting ({args.idle:g} s)"
+        )
     tasks = [asyncio.create_task(play_table(t)) for t in playing]
 
     await asyncio.wait(tasks, timeout=args.warmup)  # returns early only if every table failed
@@ -618,6 +668,7 @@ async def main() -> None:
     run.window_end = time.perf_counter()
     cpu1, own1 = [process_cpu(p) for p in args.server_pid], time.process_time()
     signal_servers(args)
+    run.window_over.set()
     run.stopping = True
     alive = sum(not t.done() for t in tasks)
     _, pending = await asyncio.wait(tasks, timeout=2 * args.move_timeout + 15)
@@ -633,6 +684,17 @@ async def main() -> None:
         f"{alive} tables still playing at the end"
     )
     print(f"moves: {moves}  moves/s: {moves / elapsed:.1f}  games finished: {run.games_finished}")
+    if run.hold_finished:
+        at = sorted(run.held_at)
+        print(
+            f"held (game over in the window, no rematch until its end): {run.held} tables"
+            + (
+                f", the first at {at[0]:.1f} s, the median at {percentile(at, 0.5):.1f} s"
+                if at
+                else ""
+            )
+            + f"; {len(playing) - run.held} still playing at the window's end"
+        )
     if run.new_game_times:
         ng = sorted(run.new_game_times)
         print(
@@ -655,6 +717,9 @@ async def main() -> None:
         else:
             per_move = "no moves"
         print(f"server CPU: {per_move}, {sum(used) / elapsed * 100:.0f} % of one core")
+        if idle_rate is not None and moves:
+            net = (sum(used) - idle_rate * elapsed) * 1000 / moves
+            print(f"server CPU less its idle rate: {net:.2f} ms/move")
     own = (own1 - own0) / elapsed * 100
     warning = "  <- SATURATED: the client, not the server, limits these figures" if own > 85 else ""
     print(f"client CPU: {own:.0f} % of one core{warning}")

@@ -706,16 +706,28 @@ class Engine(abc.ABC, Generic[S, A, O]):
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and apply; never mutates `state`; raises a `GameError` when refused."""
 
-    def view(self, state: S, seat: Seat | None, header: JSON | None = None) -> JSON:
+    def view(
+        self,
+        state: S,
+        seat: Seat | None,
+        header: JSON | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> JSON:
         """What `seat` may see (None = spectator), JSON-serialisable. The only way out.
 
         The game's own part (`game_view`) plus the shared `header` (`header(state)`, the
         same for every seat: a caller that has it already for this state may pass it).
+        `shared`: a dictionary the caller keeps for this one state and passes with each of
+        its audiences' views, where the engine may keep what every audience sees alike
+        (`game_view_shared`), so it is made once, not once per audience. The views are the
+        same with or without it (the parts they share are never changed once made).
         """
-        return {
-            **self.game_view(state, seat),
-            "header": self.header(state) if header is None else header,
-        }
+        game = (
+            self.game_view(state, seat)
+            if shared is None
+            else self.game_view_shared(state, seat, shared)
+        )
+        return {**game, "header": self.header(state) if header is None else header}
 
     def play(self, state: S, seat: Seat, action: A) -> S:
         """`apply(state, seat, action).state`: a bot's playouts read no events, so an engine
@@ -732,6 +744,11 @@ class Engine(abc.ABC, Generic[S, A, O]):
     @abc.abstractmethod
     def game_view(self, state: S, seat: Seat | None) -> JSON:
         """The game's own part of the view of `seat` (None = spectator)."""
+
+    def game_view_shared(self, state: S, seat: Seat | None, shared: dict[str, Any]) -> JSON:
+        """`game_view`, free to keep in `shared` (one dictionary per state, see `view`) and
+        take from it what every audience sees alike; by default, `game_view`."""
+        return self.game_view(state, seat)
 
     def chosen(self, state: S) -> frozenset[Seat]:
         """Seats that have already chosen in a simultaneous step still waiting for others."""

@@ -19,6 +19,10 @@ connection for ever. This one:
   hid a JSON reader that never read);
 - answers a push sent after the close with `ClientDisconnected` (the app sees a client gone)
   instead of a RuntimeError;
+- sends its keepalive ping only to a client that has sent nothing since the last one was due
+  (a frame from the client shows it is there as well as a pong does): a player who acts, or a
+  client that pings on its own, costs no ping round every `ws_ping_interval`, so the
+  keepalive's cost is per silent socket, not per socket;
 - hands the app a `SocketControl` in `scope["extensions"]["stolik.socket"]` to set those
   limits, to read how many bytes wait for the client, to abort, and to hand the rest of the
   socket's life over to the connection (`SocketControl.hand_over`);
@@ -47,6 +51,7 @@ from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame
 from websockets.http11 import Request
 
 EXTENSION = "stolik.socket"
@@ -148,6 +153,10 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
         self.abort_timer: asyncio.TimerHandle | None = None
         # The socket's life, handed over (`SocketControl.hand_over`), and its context.
         self.rest: tuple[Coroutine[Any, Any, None], contextvars.Context] | None = None
+        self.frames_in = 0
+        """Reads from the client so far (`data_received` calls)."""
+        self.frames_in_at_ping = 0
+        """`frames_in` when the last keepalive ping was due (or its pong came)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # Called by the HTTP protocol upgrading the connection, still the transport's: its
@@ -214,8 +223,27 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
             event.headers.clear()
 
     def data_received(self, data: bytes) -> None:
+        self.frames_in += 1
         super().data_received(data)
         self._deadline()
+
+    def start_keepalive(self) -> None:
+        self.frames_in_at_ping = self.frames_in  # the handshake is not a sign of life since
+        super().start_keepalive()
+
+    def send_keepalive_ping(self) -> None:
+        if self.frames_in != self.frames_in_at_ping:
+            # The client spoke since the last ping was due: it is there; ask again later.
+            self.frames_in_at_ping = self.frames_in
+            self.ping_timer = None
+            if not (self.close_sent or self.transport.is_closing()):
+                self.schedule_ping()
+            return
+        super().send_keepalive_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        super().handle_pong(event)
+        self.frames_in_at_ping = self.frames_in  # the pong itself says nothing new
 
     def keepalive_timeout(self) -> None:
         super().keepalive_timeout()

@@ -48,12 +48,14 @@ class Audiences:
     (`release`): kept until the next move, every table's views were most of the live young
     objects a garbage collection had to walk (~100 ms pauses at 500 tables)."""
 
-    __slots__ = ("_header", "engine", "state", "views")
+    __slots__ = ("_header", "engine", "shared", "state", "views")
 
     def __init__(self, engine: Engine[Any, Any, Any], state: Any) -> None:
         self.engine = engine
         self.state = state
         self.views: dict[Seat | None, Any] = {}
+        self.shared: dict[str, Any] = {}
+        """What the engine keeps of this state for all its audiences' views (`Engine.view`)."""
         self._header: Any = None
 
     def view(self, seat: Seat | None) -> Any:
@@ -61,7 +63,7 @@ class Audiences:
         view = self.views.get(seat)
         if view is None:
             # The header is every audience's: made once, not per view.
-            view = self.views[seat] = self.engine.view(self.state, seat, self.header())
+            view = self.views[seat] = self.engine.view(self.state, seat, self.header(), self.shared)
         return view
 
     def header(self) -> Any:
@@ -76,6 +78,7 @@ class Audiences:
     def release(self) -> None:
         """Forget the views made so far (they are made again when asked)."""
         self.views = {}
+        self.shared = {}
 
 
 @dataclass

@@ -241,31 +241,52 @@ class IncanGold(Engine[State, Any, Options]):
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The temple as `seat` sees it: tents and pending choices of others hidden."""
-        over = state.over
-        players = []
-        for s, p in enumerate(state.players):
-            mine = seat == s
-            players.append(
-                {
-                    "seat": s,
-                    "in_temple": p.in_temple,
-                    "haul": p.haul,
-                    "artifacts": list(p.artifacts),
-                    "artifact_names": list(p.artifact_names),
-                    "has_chosen": p.choice is not None,
-                    "choice": p.choice if mine else None,
-                    "last_choice": p.last_choice,
-                    "tent": p.tent if (mine or over) else None,
-                    "score": score(p) if over else None,
-                }
-            )
-        outcome = self.outcome(state)
+        return self.game_view_shared(state, seat, {})
+
+    def game_view_shared(self, state: State, seat: Seat | None, shared: dict[str, Any]) -> JSON:
+        """`game_view`, taking what every audience sees alike from `shared` (made there by
+        the first audience of this state): the public parts of the temple, and each
+        explorer as the others see them. Only the viewer's own explorer is made per view."""
+        public: dict[str, Any] | None = shared.get("incan_gold")
+        if public is None:
+            public = shared["incan_gold"] = self._public_view(state)
+        players = public["players"]
+        if seat is not None and 0 <= seat < len(players):
+            players = list(players)
+            players[seat] = self._player_view(state, seat, True)
         return {
             "game": self.spec.id,
             "seat": seat,
+            **public["head"],
+            "players": players,
+            **public["tail"],
+        }
+
+    def _player_view(self, state: State, s: Seat, mine: bool) -> JSON:
+        """Explorer `s` as its own seat (`mine`) or anyone else sees it."""
+        over = state.over
+        p = state.players[s]
+        return {
+            "seat": s,
+            "in_temple": p.in_temple,
+            "haul": p.haul,
+            "artifacts": list(p.artifacts),
+            "artifact_names": list(p.artifact_names),
+            "has_chosen": p.choice is not None,
+            "choice": p.choice if mine else None,
+            "last_choice": p.last_choice,
+            "tent": p.tent if (mine or over) else None,
+            "score": score(p) if over else None,
+        }
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        """What every audience of `state` sees alike: the view's keys before the explorers
+        (`head`), the explorers as others see them, and the keys after them (`tail`)."""
+        outcome = self.outcome(state)
+        head = {
             "round": state.round,
             "rounds": ROUNDS,
-            "over": over,
+            "over": state.over,
             "start_player": state.start_player,
             "to_act": sorted(self.to_act(state)),
             "path": [path_card_view(pc) for pc in state.path],
@@ -282,7 +303,8 @@ class IncanGold(Engine[State, Any, Options]):
                 {card(pc.card).hazard for pc in state.path if card(pc.card).hazard}
             ),
             "gems_on_path": sum(pc.remainder for pc in state.path),
-            "players": players,
+        }
+        tail = {
             # Plain dicts: a pydantic dump per round and audience was a quarter of this view.
             "rounds_played": [
                 {"round": r.round, "ended_by": r.ended_by, "hazard": r.hazard} for r in state.rounds
@@ -290,6 +312,8 @@ class IncanGold(Engine[State, Any, Options]):
             "score_history": [r.scores for r in state.rounds] if state.over else None,
             "outcome": outcome.to_json() if outcome else None,
         }
+        others = [self._player_view(state, s, False) for s in range(len(state.players))]
+        return {"head": head, "players": others, "tail": tail}
 
     def outcome(self, state: State) -> Outcome | None:
         """Scores after round 5; ties broken by artifacts, then a shared win."""

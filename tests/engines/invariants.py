@@ -84,6 +84,7 @@ def check_state_invariants(engine: AnyEngine, state: Any, num_players: int, rng:
             )
         assert canonical(engine.dump(state)) == before, "determinize mutated its input"
 
+    check_shared_views(engine, state, num_players)
     over = engine.outcome(state) is not None
     acting = engine.to_act(state)
     check_header(engine, state, num_players)
@@ -235,3 +236,19 @@ def check_header(engine: AnyEngine, state: Any, num_players: int) -> None:
         assert chosen == [], "only a simultaneous step still waiting has seats that chose"
     for seat in [*range(num_players), None]:
         assert engine.view(state, seat)["header"] == expected
+
+
+def check_shared_views(engine: AnyEngine, state: Any, num_players: int) -> None:
+    """Views made with one `shared` dictionary for all audiences of the state (as the server
+    makes them, `Engine.view`) are the same, to the byte and the key order, as views made
+    alone, whichever audience comes first; and making them changes neither the state nor a
+    view made before."""
+    audiences: list[Seat | None] = [*range(num_players), None]
+    alone = {seat: json.dumps(engine.view(state, seat)) for seat in audiences}
+    before = canonical(engine.dump(state))
+    for order in (audiences, audiences[::-1]):
+        shared: dict[str, Any] = {}
+        views = {seat: engine.view(state, seat, None, shared) for seat in order}
+        for seat in order:
+            assert json.dumps(views[seat]) == alone[seat], f"shared view of {seat} differs"
+    assert canonical(engine.dump(state)) == before, "a shared view changed the state"
