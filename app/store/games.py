@@ -11,6 +11,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push import outbox
+from app.push.notices import Notice
 from app.store.models import (
     Game,
     Heartbeat,
@@ -141,12 +143,13 @@ async def start_at_once(
     game: Game,
     seated: dict[int, tuple[int | None, str | None]],
     opening: Event,
+    pushes: tuple[Notice, ...] = (),
 ) -> bool:
     """Start the room of `game` (made, not stored; its id is set) in one transaction of three
     statements: claim the open room as playing with `game.num_players` seats, check that its
     seats are still `seated` (seat: user id, bot level; numbered 0..n-1), store the game at
-    version 0 and its `opening` log line. False (nothing written) if the room is no longer
-    open or someone sat down or left meanwhile.
+    version 0 and its `opening` log line (and the outbox rows of `pushes`: one more). False
+    (nothing written) if the room is no longer open or someone sat down or left meanwhile.
 
     The seats are read after the claim, in a statement of their own: it sees every seat
     committed while the claim waited for the room's row (one statement's snapshot would
@@ -178,6 +181,8 @@ async def start_at_once(
                 as_json(line.get("params")),
                 game.chain_head,
             )
+            if pushes:
+                await outbox.enqueue_at_once(conn, pushes)
     except _SeatsMoved:
         return False
     return True
