@@ -109,6 +109,9 @@ class Store(Protocol):
         the rematch of the finished table `of_room`, linked to it, and `note` (version, line)
         in that table's log; `Conflict` (nothing written) if a rematch was linked first."""
 
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, Standing]:
+        """The ratings in `game` of the persons `user_ids` that have one (`ratings_of`)."""
+
     # ---- games and moves
 
     async def start(

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.push import outbox
 from app.push.notices import Notice
 from app.ratings.model import Rating
-from app.ratings.store import Standing
+from app.ratings.store import Standing, ratings_of_at_once
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
@@ -83,6 +83,12 @@ class PgStore(SqlStore):
         if user_id is None or mu is None:
             return {}
         return {user_id: Standing(game, Rating(mu, sigma), games)}
+
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, Standing]:
+        if not user_ids:
+            return {}
+        async with self.pool.acquire() as conn:
+            return await ratings_of_at_once(conn, game, user_ids)
 
     async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
         async with self.pool.acquire() as conn:

@@ -104,6 +104,12 @@ class SqlStore:
             async with self.sessions.begin() as session:
                 await add_table_event(session, of_room, *note)
 
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, ratings.Standing]:
+        if not user_ids:
+            return {}
+        async with self.sessions() as session:
+            return await ratings.ratings_of(session, game, user_ids)
+
     # ---- games and moves
 
     async def start(

@@ -14,7 +14,6 @@ from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.push.notices import Notice
-from app.ratings.store import ratings_of
 from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -118,8 +117,7 @@ class Seating(Collaborator):
             )
             table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
             if rated is None:  # not read with the seat (PostgreSQL reads it in the same statement)
-                async with table.sessions() as session:
-                    rated = await ratings_of(session, table.game_id, [user_id])
+                rated = await table.store.ratings_of(table.game_id, [user_id])
             table.ratings.update(rated)
             table.changed("join")
             return seat
