@@ -447,7 +447,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
         await asyncio.sleep(0.3)
         assert not waiting.done()  # blocked on the room's row
         await joining.commit()
-        assert await asyncio.wait_for(waiting, 10) is None
+        assert await asyncio.wait_for(waiting, 10) is False
         assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room.id) == "open"
         assert await conn.fetchval("SELECT count(*) FROM games") == 0
 
