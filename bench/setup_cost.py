@@ -16,9 +16,11 @@ tables and prints server CPU in ms per guest, table, join, start and socket, and
 with everything, and the wall time. With `--concurrency N` N tables are set up at once (each
 table's steps in order, as a group's browsers do; `--all-at-once`: every table at once, like
 issue 37's harness): it prints the wall time from the first request to the last table's fifth
-socket having its first state, the server CPU per table over that time, and this client's own
-CPU (a client near 100 % of a core measures itself). The first `--warmup` tables are set up
-one at a time first and not counted. The sockets are closed at the end.
+socket having its first state, the server CPU per table over that time, this client's own
+CPU (a client near 100 % of a core measures itself), and how long the server's threads waited
+for a CPU (/proc schedstat: on a loaded machine that, not the server, makes the wall time).
+The first `--warmup` tables are set up one at a time first and not counted. The sockets are
+closed at the end.
 """
 
 from __future__ import annotations
@@ -43,6 +45,19 @@ TIMEOUT = 120.0
 # One TLS context for every guest's client: httpx builds one per client otherwise (~20 ms of
 # this client's CPU each, 2,000 at 500 tables).
 TLS = ssl.create_default_context()
+
+
+def threads_waiting(pid: int) -> float:
+    """Seconds every thread of `pid` has spent runnable but waiting for a CPU so far (the
+    second field of /proc/PID/task/*/schedstat): what a loaded machine adds to a wall time."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except OSError:
+            continue
+    return total / 1e9
 
 
 class Cost:
@@ -128,10 +143,12 @@ async def main() -> None:
 
         load = os.getloadavg()
         server0, own0 = threads_cpu(args.server_pid), time.process_time()
+        waited0 = threads_waiting(args.server_pid)
         started = time.perf_counter()
         await asyncio.gather(*(table(i) for i in range(args.tables)))
         wall = time.perf_counter() - started
         server = threads_cpu(args.server_pid) - server0
+        waited = threads_waiting(args.server_pid) - waited0
         own = time.process_time() - own0
     finally:
         await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
@@ -151,6 +168,13 @@ async def main() -> None:
         f"server CPU per table (4 guests, table, 3 joins, start, 5 sockets): "
         f"{1000 * server / args.tables:.1f} ms ({server:.2f} s, {server / wall:.0%} of a core); "
         f"this client's CPU {own:.2f} s ({own / wall:.0%} of a core)"
+    )
+    # The server's wall time is CPU, waiting for a CPU (the machine's other work) and idle
+    # (waiting for the database or the client); on an idle machine the middle term is ~0.
+    idle = max(0.0, wall - server - waited)
+    print(
+        f"server threads: on a CPU {server:.2f} s, runnable but waiting for a CPU "
+        f"{waited:.2f} s; the main thread idle at most {idle:.2f} s of the {wall:.2f} s"
     )
 
 
