@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import asyncpg
 from sqlalchemy import ColumnElement, bindparam, exists, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -141,6 +142,22 @@ async def ratings_of(session: AsyncSession, game: str, user_ids: list[int]) -> d
             )
         )
     ).all()
+    return {u: Standing(game, Rating(mu, sigma), n) for u, mu, sigma, n in rows}
+
+
+_RATINGS_OF_AT_ONCE = """
+SELECT user_id, mu, sigma, games FROM ratings
+WHERE game = $1 AND user_id = ANY($2::integer[]) AND games > 0
+"""
+
+
+async def ratings_of_at_once(
+    conn: asyncpg.Connection, game: str, user_ids: list[int]
+) -> dict[int, Standing]:
+    """`ratings_of` on an asyncpg connection (PostgreSQL): one autocommit statement."""
+    if not user_ids:
+        return {}
+    rows = await conn.fetch(_RATINGS_OF_AT_ONCE, game, user_ids)
     return {u: Standing(game, Rating(mu, sigma), n) for u, mu, sigma, n in rows}
 
 

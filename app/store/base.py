@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.push.notices import Notice
 from app.ratings.model import RatedGame
+from app.ratings.store import Standing
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room, User
 from app.store.moves import MoveRecord
@@ -83,9 +84,11 @@ class Store(Protocol):
 
     async def take_seat(
         self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
-    ) -> None:
+    ) -> dict[int, Standing] | None:
         """Seat a person (or a bot, `bot_level`) if the table is still at `at_status` and the
-        seat and the person are free; else `Conflict`."""
+        seat and the person are free; else `Conflict`. The person's rating in the table's game
+        if this store read it with the seat (`ratings_of`'s answer: empty without one, and for
+        a bot), None if it did not (the caller reads it)."""
 
     async def leave_seat(self, room_id: int, at_status: str, user_id: int) -> None:
         """Unseat a person if the table is still at `at_status`; else `Conflict`."""
@@ -106,17 +109,26 @@ class Store(Protocol):
         the rematch of the finished table `of_room`, linked to it, and `note` (version, line)
         in that table's log; `Conflict` (nothing written) if a rematch was linked first."""
 
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, Standing]:
+        """The ratings in `game` of the persons `user_ids` that have one (`ratings_of`)."""
+
     # ---- games and moves
 
     async def start(
-        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
+        self,
+        game: Game,
+        seated: Seated,
+        opening: Event,
+        compact: list[SeatInfo] | None,
+        pushes: tuple[Notice, ...] = (),
     ) -> list[SeatInfo] | None:
         """Start the open table of `game` (made by `games.new_game`; its id is set): claim it
         as playing with `game.num_players` seats, check its seats are still `seated` (seat:
         user id, bot level), renumber them 0..k-1 in the order of `compact` if given, store
-        the game and its `opening` log line. Returns the seats as read from the database, or
-        None when they are the ones the caller has. `Conflict` (nothing written) if the table
-        is no longer open or someone sat down or left meanwhile."""
+        the game and its `opening` log line, and the outbox rows of the push `pushes` (in
+        the same transaction). Returns the seats as read from the database, or None when
+        they are the ones the caller has. `Conflict` (nothing written) if the table is no
+        longer open or someone sat down or left meanwhile."""
 
     async def record_move(self, write: MoveWrite) -> None:
         """Append `write.move` and the game's new snapshot if the game is still at

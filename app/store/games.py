@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
+import orjson
 from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push.notices import Notice
 from app.store.models import (
     Game,
     Heartbeat,
@@ -112,24 +114,45 @@ RETURNING rooms.id
 """
 
 
-_START_SEATS = "SELECT seat, user_id, bot_level FROM seats WHERE room_id = $1"
-
-
 _START_GAME = """
-WITH game AS (
+WITH expected AS (
+    SELECT * FROM unnest($17::integer[], $18::integer[], $19::text[]) AS e(seat, user_id, bot_level)
+),
+moved AS (
+    SELECT 1 FROM (SELECT seat, user_id, bot_level FROM seats WHERE room_id = $1) AS s
+    FULL JOIN expected ON expected.seat = s.seat
+    WHERE s.seat IS NULL OR expected.seat IS NULL
+       OR s.user_id IS DISTINCT FROM expected.user_id
+       OR s.bot_level IS DISTINCT FROM expected.bot_level
+),
+game AS (
     INSERT INTO games (room_id, engine, options, num_players, seed, seed_commitment,
                        seed_secret, seed_salt, rules_version, version, snapshot, status, result,
                        opening, clock, created_at, updated_at, chain_head)
-    VALUES ($1, $2, $3::json, $4, $5, $6, $7, $8, $9, 0, $10::json, 'playing', NULL, $11::json,
-            $12::json, $13, $13, $16)
+    SELECT $1, $2, $3::json, $4, $5, $6, $7, $8, $9, 0, $10::json, 'playing', NULL, $11::json,
+           $12::json, $13, $13, $16
+    WHERE NOT EXISTS (SELECT 1 FROM moved)
     RETURNING games.id
 ),
 noted AS (
     INSERT INTO room_events (room_id, version, text, params, created_at)
     SELECT $1, 0, $14, $15::json, $13 FROM game
+),
+pushed AS (
+    INSERT INTO push_outbox (subscription_id, kind, room_id, version, params, due, attempts,
+                             created)
+    SELECT p.id, n.kind, $1, 0, n.params::json, n.due, 0, n.due
+    FROM unnest($20::text[], $21::integer[], $22::text[], $23::float8[])
+         AS n(kind, user_id, params, due)
+    JOIN push_subscriptions p
+      ON p.user_id = n.user_id AND p.enabled AND p.events LIKE '%,' || n.kind || ',%'
+    WHERE EXISTS (SELECT 1 FROM game)
 )
 SELECT id FROM game
 """
+"""The game, its opening line and its push notices' outbox rows (`outbox.enqueue_at_once`'s
+rows), only if the room's seats are exactly the expected ones ($17–$19: seat, user id, bot
+level); no row otherwise."""
 
 
 class _SeatsMoved(Exception):
@@ -141,25 +164,24 @@ async def start_at_once(
     game: Game,
     seated: dict[int, tuple[int | None, str | None]],
     opening: Event,
+    pushes: tuple[Notice, ...] = (),
 ) -> bool:
-    """Start the room of `game` (made, not stored; its id is set) in one transaction of three
-    statements: claim the open room as playing with `game.num_players` seats, check that its
+    """Start the room of `game` (made, not stored; its id is set) in one transaction of two
+    statements: claim the open room as playing with `game.num_players` seats; then, if its
     seats are still `seated` (seat: user id, bot level; numbered 0..n-1), store the game at
-    version 0 and its `opening` log line. False (nothing written) if the room is no longer
-    open or someone sat down or left meanwhile.
+    version 0, its `opening` log line and the outbox rows of `pushes`. False (nothing
+    written) if the room is no longer open or someone sat down or left meanwhile.
 
     The seats are read after the claim, in a statement of their own: it sees every seat
     committed while the claim waited for the room's row (one statement's snapshot would
     not)."""
     line = opening.to_json()
+    order = sorted(seated)
     try:
         async with conn.transaction():
             if await conn.fetchval(_START_CLAIM, game.room_id, game.num_players) is None:
                 return False
-            rows = await conn.fetch(_START_SEATS, game.room_id)
-            if {r[0]: (r[1], r[2]) for r in rows} != seated:
-                raise _SeatsMoved
-            game.id = await conn.fetchval(
+            game_id = await conn.fetchval(
                 _START_GAME,
                 game.room_id,
                 game.engine,
@@ -177,7 +199,17 @@ async def start_at_once(
                 line["text"],
                 as_json(line.get("params")),
                 game.chain_head,
+                order,
+                [seated[s][0] for s in order],
+                [seated[s][1] for s in order],
+                [n.kind for n in pushes],
+                [n.user_id for n in pushes],
+                [orjson.dumps(n.params).decode() for n in pushes],
+                [n.due for n in pushes],
             )
+            if game_id is None:
+                raise _SeatsMoved  # rolls the claim back
+            game.id = game_id
     except _SeatsMoved:
         return False
     return True

@@ -13,6 +13,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.push import outbox
+from app.push.notices import Notice
+from app.ratings.model import Rating
+from app.ratings.store import Standing, ratings_of_at_once
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
 from app.store.engine import SessionFactory
@@ -71,12 +74,21 @@ class PgStore(SqlStore):
 
     async def take_seat(
         self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
-    ) -> None:
+    ) -> dict[int, Standing]:
         async with self.pool.acquire() as conn:
-            if not await tables.add_seat_at_once(
-                conn, room_id, at_status, seat, user_id, bot_level
-            ):
-                raise Conflict
+            row = await tables.add_seat_at_once(conn, room_id, at_status, seat, user_id, bot_level)
+        if row is None:
+            raise Conflict
+        _, game, mu, sigma, games = row
+        if user_id is None or mu is None:
+            return {}
+        return {user_id: Standing(game, Rating(mu, sigma), games)}
+
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, Standing]:
+        if not user_ids:
+            return {}
+        async with self.pool.acquire() as conn:
+            return await ratings_of_at_once(conn, game, user_ids)
 
     async def table_now(self, room_id: int) -> tuple[str, dict[int, SeatInfo]]:
         async with self.pool.acquire() as conn:
@@ -95,12 +107,17 @@ class PgStore(SqlStore):
                 raise Conflict
 
     async def start(
-        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
+        self,
+        game: Game,
+        seated: Seated,
+        opening: Event,
+        compact: list[SeatInfo] | None,
+        pushes: tuple[Notice, ...] = (),
     ) -> list[SeatInfo] | None:
         if compact is not None:  # seats to renumber: the transaction of `SqlStore`
-            return await super().start(game, seated, opening, compact)
+            return await super().start(game, seated, opening, compact, pushes)
         async with self.pool.acquire() as conn:
-            if not await games.start_at_once(conn, game, seated, opening):
+            if not await games.start_at_once(conn, game, seated, opening, pushes):
                 raise Conflict
         return None
 

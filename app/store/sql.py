@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.push import outbox
+from app.push.notices import Notice
 from app.ratings import store as ratings
 from app.store import games, moves, people, tables
 from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated
@@ -56,13 +57,14 @@ class SqlStore:
 
     async def take_seat(
         self, room_id: int, at_status: str, seat: int, user_id: int | None, bot_level: str | None
-    ) -> None:
+    ) -> dict[int, ratings.Standing] | None:
         async with self._claimed(room_id, at_status) as session:
             if bot_level is None:
                 assert user_id is not None
                 await tables.add_seat(session, room_id, seat, user_id)
             else:
                 await tables.add_bot(session, room_id, seat, bot_level)
+        return None
 
     async def leave_seat(self, room_id: int, at_status: str, user_id: int) -> None:
         async with self._claimed(room_id, at_status) as session:
@@ -102,10 +104,21 @@ class SqlStore:
             async with self.sessions.begin() as session:
                 await add_table_event(session, of_room, *note)
 
+    async def ratings_of(self, game: str, user_ids: list[int]) -> dict[int, ratings.Standing]:
+        if not user_ids:
+            return {}
+        async with self.sessions() as session:
+            return await ratings.ratings_of(session, game, user_ids)
+
     # ---- games and moves
 
     async def start(
-        self, game: Game, seated: Seated, opening: Event, compact: list[SeatInfo] | None
+        self,
+        game: Game,
+        seated: Seated,
+        opening: Event,
+        compact: list[SeatInfo] | None,
+        pushes: tuple[Notice, ...] = (),
     ) -> list[SeatInfo] | None:
         room_id = game.room_id
         async with self._claimed(room_id, "open") as session:
@@ -117,6 +130,8 @@ class SqlStore:
             await tables.set_table(session, room_id, status="playing", num_seats=game.num_players)
             await games.create_game(session, game)
             await add_table_event(session, room_id, 0, opening)
+            if pushes:
+                await outbox.enqueue(session, pushes)
             if compact is not None:
                 stored = await tables.table_seats(session, room_id)
         return stored

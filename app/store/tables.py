@@ -278,13 +278,19 @@ _SET_REMATCH = (
 _ADD_SEAT_AT_ONCE = """
 WITH claimed AS (
     UPDATE rooms SET status = status WHERE rooms.id = $1 AND rooms.status = $2
-    RETURNING rooms.id
+    RETURNING rooms.id, rooms.game_id
+),
+seated AS (
+    INSERT INTO seats (room_id, seat, user_id, bot_level)
+    SELECT claimed.id, $3, $4, $5 FROM claimed
+    RETURNING seats.seat
 )
-INSERT INTO seats (room_id, seat, user_id, bot_level)
-SELECT claimed.id, $3, $4, $5 FROM claimed
-RETURNING seats.seat
+SELECT seated.seat, claimed.game_id, r.mu, r.sigma, r.games
+FROM seated CROSS JOIN claimed
+LEFT JOIN ratings r ON r.user_id = $4 AND r.game = claimed.game_id AND r.games > 0
 """
-"""PostgreSQL: `claim_table` and `add_seat` / `add_bot` as ONE statement. The UPDATE waits
+"""PostgreSQL: `claim_table` and `add_seat` / `add_bot` as ONE statement, which also reads the
+person's rating in the table's game (`ratings_of`, shown beside their name). The UPDATE waits
 for any other change of the room in progress and then sees its outcome (a start made the
 status 'playing': nothing is inserted); a seat or person already there breaks a unique
 constraint, as in the transaction."""
@@ -297,15 +303,18 @@ async def add_seat_at_once(
     seat: int,
     user_id: int | None,
     bot_level: str | None,
-) -> bool:
+) -> asyncpg.Record | None:
     """Seat a person (or a bot, `bot_level`) in one autocommit statement, only if the room
-    is still at `at_status` and the seat and person are free; False otherwise (the caller
-    reloads and says why)."""
+    is still at `at_status` and the seat and person are free; None otherwise (the caller
+    reloads and says why). The row: seat, the room's game, and the person's rating in it
+    (mu, sigma, games; NULL without one, and for a bot)."""
     try:
-        row = await conn.fetchrow(_ADD_SEAT_AT_ONCE, room_id, at_status, seat, user_id, bot_level)
+        row: asyncpg.Record | None = await conn.fetchrow(
+            _ADD_SEAT_AT_ONCE, room_id, at_status, seat, user_id, bot_level
+        )
     except asyncpg.UniqueViolationError:
-        return False
-    return row is not None
+        return None
+    return row
 
 
 _CREATE_ROOM_AT_ONCE = """

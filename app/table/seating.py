@@ -14,7 +14,6 @@ from app import bots, clocks
 from app.errors import Refusal
 from app.i18n import N_
 from app.push.notices import Notice
-from app.ratings.store import ratings_of
 from app.store import friends, games, tables
 from app.store.base import Conflict, NotFound
 from app.table import idle
@@ -113,12 +112,13 @@ class Seating(Collaborator):
                 if wanted in table.seats:
                     raise Refusal("seat_taken", N_("That seat is taken or does not exist."))
 
-            await self._write(
+            rated = await self._write(
                 table.store.take_seat(table.id, table.status, wanted, user_id, None), recheck
             )
             table.seats[seat] = tables.SeatInfo(seat, user_id, name, gender=gender, program=bot)
-            async with table.sessions() as session:
-                table.ratings.update(await ratings_of(session, table.game_id, [user_id]))
+            if rated is None:  # not read with the seat (PostgreSQL reads it in the same statement)
+                rated = await table.store.ratings_of(table.game_id, [user_id])
+            table.ratings.update(rated)
             table.changed("join")
             return seat
 
@@ -230,9 +230,25 @@ class Seating(Collaborator):
             # Seats 0..k-1 already (the usual case): nothing to renumber or read again.
             compact = [info.seat for info in order] != list(range(len(order)))
 
+            # Pushes, written with the start: "started" to the others; at a slow table also
+            # "your turn" to whoever of them acts first (seats as numbered once started).
+            others = {
+                s: i.user_id
+                for s, i in enumerate(order)
+                if i.user_id is not None and i.user_id != user_id
+            }
+            first = [s for s in acting if s in others] if clocks.is_slow(table.clock_spec) else []
+            pushes = (
+                (
+                    *(Notice(u, "start", table.id, 0, now) for u in others.values()),
+                    *(Notice(others[s], "turn", table.id, 0, now) for s in first),
+                )
+                if table.runtime.push.enabled
+                else ()
+            )
             game = games.new_game(**record)
             stored = await self._write(
-                table.store.start(game, seated, opening, order if compact else None),
+                table.store.start(game, seated, opening, order if compact else None, pushes),
                 self._still_open,
             )
             if stored is not None:
@@ -260,18 +276,8 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
-        # Pushes: "started" to the others; at a slow table also "your turn" to whoever of
-        # them acts first.
-        others = {s: i.user_id for s, i in table.seats.items() if i.user_id not in (None, user_id)}
-        first = [s for s in acting if s in others] if clocks.is_slow(table.clock_spec) else []
-        await table.runtime.push.write(
-            table.sessions,
-            [
-                *(Notice(u, "start", table.id, 0, now) for u in others.values() if u is not None),
-                *(Notice(u, "turn", table.id, 0, now) for s in first if (u := others[s])),
-            ],
-            now,
-        )
+        if pushes:
+            table.runtime.push.wake()
 
     @judged_again
     async def add_bot(self, user_id: int, seat: Seat | None, level: str) -> Seat:

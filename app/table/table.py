@@ -308,8 +308,7 @@ class Table:
 
     async def refresh_ratings(self) -> None:
         """Read the seated persons' ratings again; if any changed, tell every connection."""
-        async with self.sessions() as session:
-            found = await ratings_of(session, self.game_id, self.people())
+        found = await self.store.ratings_of(self.game_id, self.people())
         if found != self.ratings:
             self.ratings = found
             self.revision += 1

@@ -171,6 +171,10 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
     """Send what the table announces; each state is computed for this connection's seat."""
     json_fmt = conn.fmt == "json"
     sends = table.runtime.sends
+    # (version, table revision, who is online) of the last state or presence sent: a
+    # presence push that would show the client what it has is not sent (a new socket's own
+    # seat coming online right after its first state; one push for several sockets opening).
+    shown: tuple[Any, ...] = ()
     while True:
         kind, payload = await conn.queue.get()
         conn.taken(kind)
@@ -197,10 +201,15 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
             else:
                 data = state_html(snap, conn, settings.log_tail)
             await _send(ws, conn, data, sends)
+            shown = (*key, snap.online)
         elif kind == "presence":
             snap = table.snapshot()
+            now_shown = (snap.version, snap.revision, snap.online)
+            if now_shown == shown:
+                continue
             data = presence_message(list(snap.online)) if json_fmt else presence_html(snap, conn)
             await _send(ws, conn, data, sends)
+            shown = now_shown
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
             lines = list(table.chat.lines) if payload is None else [payload]

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.ratings.model import Rating
+from app.ratings.store import Standing
 from app.store import moves, notes, people, tables
 from app.store.base import Conflict, MoveWrite, NotFound, Store
 from app.store.engine import make_engine, make_session_factory
 from app.store.migrate import upgrade_database
-from app.store.models import Device, Game, Move, Room, User
+from app.store.models import Device, Game, Move, RatingRow, Room, User
 from app.store.pg import PgStore, open_store
 from app.store.sql import SqlStore
 from engines.core import Event
@@ -196,9 +198,33 @@ async def test_two_writers_racing_for_a_seat_one_wins(store: Store) -> None:
         store.take_seat(room.id, "open", 1, cy, None),
         return_exceptions=True,
     )
-    assert sorted(type(o).__name__ for o in outcomes) == ["Conflict", "NoneType"]
-    winner = bea if outcomes[0] is None else cy
+    assert sorted(isinstance(o, Conflict) for o in outcomes) == [False, True]
+    winner = cy if isinstance(outcomes[0], Conflict) else bea
     assert (await seats_of(store, room.id))[1].user_id == winner
+
+
+async def test_a_seat_taken_comes_with_the_person_s_rating_or_none(store: Store) -> None:
+    """`take_seat` answers the seated person's rating in the table's game when it read it
+    with the seat (PostgreSQL's statement), or None (the caller reads it): either way what
+    `ratings_of` answers — a person without rated games in this game, and a bot, have none."""
+    host, bea, cy = await persons(store, "Host", "Bea", "Cy")
+    async with store.sessions.begin() as session:
+        session.add(RatingRow(user_id=bea, game="incan_gold", mu=30.5, sigma=4.25, games=7))
+        session.add(RatingRow(user_id=cy, game="high_card", mu=40.0, sigma=3.0, games=9))
+    room = await table(store, host)
+    answers = [
+        await store.take_seat(room.id, "open", 1, bea, None),
+        await store.take_seat(room.id, "open", 2, cy, None),
+        await store.take_seat(room.id, "open", 3, None, "easy"),
+    ]
+    if isinstance(store, PgStore):
+        assert answers == [{bea: Standing("incan_gold", Rating(30.5, 4.25), 7)}, {}, {}]
+    else:
+        assert answers == [None, None, None]
+    assert await store.ratings_of("incan_gold", [host, bea, cy]) == {
+        bea: Standing("incan_gold", Rating(30.5, 4.25), 7)
+    }
+    assert await store.ratings_of("incan_gold", []) == {}
 
 
 async def test_a_table_that_is_not_there_is_not_found(store: Store) -> None:

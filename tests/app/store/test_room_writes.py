@@ -120,7 +120,7 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
     pg_url: str,
 ) -> None:
     """PostgreSQL's `add_seat_at_once` (claim + insert as one statement): it seats when the
-    room is open and the seat and person free, and writes nothing (False) when the seat or
+    room is open and the seat and person free, and writes nothing (None) when the seat or
     the person is taken, or when a start holding the room commits while it waits."""
     _, host, guests, room = await a_room_and_guests(pg_url, 3)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
@@ -151,7 +151,7 @@ async def test_a_seat_taken_in_one_statement_loses_to_a_start_or_a_taken_seat(
         await asyncio.sleep(0.3)
         assert not waiting.done()  # blocked on the room's row, not decided from a snapshot
         await starting.commit()
-        assert await asyncio.wait_for(waiting, 10) is False
+        assert await asyncio.wait_for(waiting, 10) is None
         assert len(await seats()) == 3
         assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room.id) == "playing"
     finally:
