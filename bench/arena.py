@@ -148,9 +148,10 @@ def load(files: Iterable[Path]) -> list[dict[str, Any]]:
     return list(records.values())
 
 
-def summary(files: Iterable[Path]) -> str:
+def summary(files: Iterable[Path], markdown: bool = False) -> str:
     """The table of every game in `files`, one per game, seats and options, and each game's
-    mean CPU time (all seats, rules included)."""
+    mean CPU time (all seats, rules included); with `markdown`, one table row per group for
+    the first kind of the seats (docs/benchmarks.md)."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in load(files):
         groups[json.dumps(_key(record), sort_keys=True)].append(record)
@@ -158,13 +159,35 @@ def summary(files: Iterable[Path]) -> str:
     for key in sorted(groups):
         records = groups[key]
         game, seats, options = records[0]["game"], records[0]["seats"], records[0]["options"]
-        text = report(game, seats, tally(seats, records, len(records)))
+        result = tally(seats, records, len(records))
         cpu = [r.get("cpu", 0.0) for r in records]
+        if markdown:
+            parts.append(_row(game, seats, result, sum(cpu) / len(cpu)))
+            continue
+        text = report(game, seats, result)
         if options:
             text += f"\noptions {json.dumps(options, sort_keys=True)}"
         text += f"\nCPU per game: mean {sum(cpu) / len(cpu):.1f} s, max {max(cpu):.1f} s"
         parts.append(text)
-    return "\n\n".join(parts)
+    return "\n".join(parts) if markdown else "\n\n".join(parts)
+
+
+def _row(game: str, seats: list[str], result: dict[str, Any], cpu: float) -> str:
+    """| game | seats | games | first kind's win share (95 %) | fair | mean place | decision
+    CPU p50 / p95 per level | CPU per game |"""
+    kind = seats[0]
+    t = result["tally"][kind]
+    low, high = wilson(t["wins"], t["seats"])
+    times = [
+        f"{level} {percentile(ts, 0.5) * 1000:,.0f} / {percentile(ts, 0.95) * 1000:,.0f} ms"
+        for level in LEVELS
+        if (ts := result["times"].get(level))
+    ]
+    return (
+        f"| {game} | {','.join(seats)} | {result['games'] - result['unfinished']} | "
+        f"{t['wins'] / (t['seats'] or 1):.1%} ({low:.1%}–{high:.1%}) | {1 / len(seats):.1%} | "
+        f"{t['place'] / (t['seats'] or 1):.2f} | {'; '.join(times)} | {cpu:.1f} s |"
+    )
 
 
 def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[str, Any]:
@@ -269,9 +292,12 @@ def main() -> None:
         help="with --outside: the bot program, given URL, TOKEN and --table=SLUG (default: "
         "examples/bot.py; `none`: a bot that finds the tables by itself)",
     )
+    parser.add_argument(
+        "--markdown", action="store_true", help="with --summary: one table row per group"
+    )
     args = parser.parse_args()
     if args.summary:
-        print(summary(args.summary))
+        print(summary(args.summary, args.markdown))
         return
     if not args.game or not args.seats:
         parser.error("--game and --seats are needed (or --summary FILE...)")

@@ -113,3 +113,5 @@ def test_arena_records_games_resumes_and_sums_files(
     text = summary([out, other, out])
     assert text.startswith("incan_gold: 4 games, seats easy,random,random")
     assert "decision CPU easy" in text and "CPU per game: mean" in text
+    row = summary([out, other], markdown=True)
+    assert row.startswith("| incan_gold | easy,random,random | 4 | ") and "| 33.3% |" in row
