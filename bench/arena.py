@@ -8,7 +8,17 @@ server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). T
 order of the kinds rotates from game to game, so every kind plays from every position. Games
 run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
 kind, the win share (a shared win counts 1/k) with its 95 % Wilson interval, its fair share,
-ties, mean score and place, and the decision time p50/p95 of every bot level.
+ties, mean score and place, and the decision time p50/p95 of every bot level: CPU time of the
+worker process (time.process_time), which a busy machine does not inflate.
+
+With `--out FILE` every finished game is appended to FILE as one JSON line, and games whose
+seed FILE already holds (same game, seats and options) are skipped: a run stopped half-way
+resumes where it was. `--summary FILE...` prints the table of every game in the files, one
+table per game and seats, so runs split over several files or machines count together:
+
+    python -m bench.arena --game ganges --seats hard,normal,normal,normal --games 100 \
+        --out runs/ganges-hard.jsonl
+    python -m bench.arena --summary runs/*.jsonl
 """
 
 from __future__ import annotations
@@ -18,7 +28,9 @@ import json
 import math
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any
 
 from engines import get_engine
@@ -29,7 +41,9 @@ MAX_STEPS = 20_000
 
 
 def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    """One game: the result per seat and every bot decision's time (seconds) by level."""
+    """One game: the result per seat, every bot decision's CPU time (seconds) by level and
+    the whole game's CPU time (`cpu`, random seats and rules included)."""
+    game_start = time.process_time()
     engine = get_engine(game)
     state = engine.setup(len(kinds), engine.parse_options(options), seed).state
     rng = Rng.from_seed(seed ^ 0x5DEECE66D)
@@ -43,13 +57,14 @@ def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) ->
         if kind == "random":
             action = random_action(engine, state, seat, rng)
         else:
-            start = time.perf_counter()
+            start = time.process_time()
             action = choose_action(engine, state, seat, level=kind, seed=rng.next_u64())
-            times[kind].append(time.perf_counter() - start)
+            times[kind].append(time.process_time() - start)
         state = engine.apply(state, seat, action).state
     outcome = engine.outcome(state)
+    cpu = time.process_time() - game_start
     if outcome is None:
-        return {"kinds": kinds, "finished": False, "times": times}
+        return {"kinds": kinds, "finished": False, "times": times, "cpu": cpu}
     return {
         "kinds": kinds,
         "finished": True,
@@ -57,6 +72,7 @@ def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) ->
         "scores": {int(k): v for k, v in outcome.scores.items()},
         "ranks": {int(k): v for k, v in outcome.ranks.items()},
         "times": times,
+        "cpu": cpu,
     }
 
 
@@ -64,18 +80,114 @@ def _job(args: tuple[str, list[str], int, dict[str, Any]]) -> dict[str, Any]:
     return play_one(*args)
 
 
-def run(
-    game: str, seats: list[str], games: int, seed: int, options: dict[str, Any], workers: int
-) -> dict[str, Any]:
-    """Play `games` games rotating `seats`; return the tallies per kind."""
-    n = len(seats)
-    jobs = [(game, seats[g % n :] + seats[: g % n], seed + g, options) for g in range(games)]
+def _played(
+    jobs: list[tuple[str, list[str], int, dict[str, Any]]], workers: int
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each job's result as it finishes, with the job's seed."""
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_job, jobs))
+            futures = {pool.submit(_job, job): job[2] for job in jobs}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
     else:
-        results = [_job(job) for job in jobs]
-    return tally(seats, results, games)
+        for job in jobs:
+            yield job[2], _job(job)
+
+
+def run(
+    game: str,
+    seats: list[str],
+    games: int,
+    seed: int,
+    options: dict[str, Any],
+    workers: int,
+    out: Path | None = None,
+) -> dict[str, Any]:
+    """Play `games` games rotating `seats`; return the tallies per kind. With `out`, append
+    each finished game to that JSON-lines file and skip the seeds it already holds (their
+    results count in the tallies)."""
+    n = len(seats)
+    earlier = (
+        [r for r in load([out]) if _key(r) == (game, seats, options)]
+        if out is not None and out.exists()
+        else []
+    )
+    done = {r["seed"] for r in earlier}
+    jobs = [
+        (game, seats[g % n :] + seats[: g % n], seed + g, options)
+        for g in range(games)
+        if seed + g not in done
+    ]
+    results = [r for r in earlier if r["seed"] in range(seed, seed + games)]
+    for job_seed, res in _played(jobs, workers):
+        results.append(res)
+        if out is not None:
+            record = {"game": game, "seats": seats, "options": options, "seed": job_seed, **res}
+            with out.open("a") as f:
+                f.write(json.dumps(record) + "\n")
+    return tally(seats, results, len(results))
+
+
+def _key(record: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]]:
+    return record["game"], record["seats"], record["options"]
+
+
+def load(files: Iterable[Path]) -> list[dict[str, Any]]:
+    """The games recorded by `run(..., out=...)` in `files` (a seed recorded twice for the same
+    game, seats and options counts once)."""
+    records: dict[str, dict[str, Any]] = {}
+    for path in files:
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            for field in ("scores", "ranks"):
+                if field in r:
+                    r[field] = {int(k): v for k, v in r[field].items()}
+            records.setdefault(json.dumps([*_key(r), r["seed"]], sort_keys=True), r)
+    return list(records.values())
+
+
+def summary(files: Iterable[Path], markdown: bool = False) -> str:
+    """The table of every game in `files`, one per game, seats and options, and each game's
+    mean CPU time (all seats, rules included); with `markdown`, one table row per group for
+    the first kind of the seats (docs/benchmarks.md)."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in load(files):
+        groups[json.dumps(_key(record), sort_keys=True)].append(record)
+    parts = []
+    for key in sorted(groups):
+        records = groups[key]
+        game, seats, options = records[0]["game"], records[0]["seats"], records[0]["options"]
+        result = tally(seats, records, len(records))
+        cpu = [r.get("cpu", 0.0) for r in records]
+        if markdown:
+            parts.append(_row(game, seats, result, sum(cpu) / len(cpu)))
+            continue
+        text = report(game, seats, result)
+        if options:
+            text += f"\noptions {json.dumps(options, sort_keys=True)}"
+        text += f"\nCPU per game: mean {sum(cpu) / len(cpu):.1f} s, max {max(cpu):.1f} s"
+        parts.append(text)
+    return "\n".join(parts) if markdown else "\n\n".join(parts)
+
+
+def _row(game: str, seats: list[str], result: dict[str, Any], cpu: float) -> str:
+    """| game | seats | games | first kind's win share (95 %) | fair | mean place | decision
+    CPU p50 / p95 per level | CPU per game |"""
+    kind = seats[0]
+    t = result["tally"][kind]
+    low, high = wilson(t["wins"], t["seats"])
+    times = [
+        f"{level} {percentile(ts, 0.5) * 1000:,.0f} / {percentile(ts, 0.95) * 1000:,.0f} ms"
+        for level in LEVELS
+        if (ts := result["times"].get(level))
+    ]
+    return (
+        f"| {game} | {','.join(seats)} | {result['games'] - result['unfinished']} | "
+        f"{t['wins'] / (t['seats'] or 1):.1%} ({low:.1%}–{high:.1%}) | {1 / len(seats):.1%} | "
+        f"{t['place'] / (t['seats'] or 1):.2f} | {'; '.join(times)} | {cpu:.1f} s |"
+    )
 
 
 def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[str, Any]:
@@ -146,7 +258,7 @@ def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
         ts = result["times"].get(kind)
         if ts:
             lines.append(
-                f"decision time {kind}: p50 {percentile(ts, 0.5) * 1000:.0f} ms, "
+                f"decision CPU {kind}: p50 {percentile(ts, 0.5) * 1000:.0f} ms, "
                 f"p95 {percentile(ts, 0.95) * 1000:.0f} ms ({len(ts)} decisions)"
             )
     return "\n".join(lines)
@@ -155,9 +267,13 @@ def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
 def main() -> None:
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
+    parser.add_argument("--game")
+    parser.add_argument("--seats", help="comma-separated: easy, normal, hard, random")
     parser.add_argument(
-        "--seats", required=True, help="comma-separated: easy, normal, hard, random"
+        "--out", type=Path, help="append each finished game to this JSON-lines file (resumes)"
+    )
+    parser.add_argument(
+        "--summary", nargs="+", type=Path, metavar="FILE", help="print the tables of --out files"
     )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
@@ -176,7 +292,15 @@ def main() -> None:
         help="with --outside: the bot program, given URL, TOKEN and --table=SLUG (default: "
         "examples/bot.py; `none`: a bot that finds the tables by itself)",
     )
+    parser.add_argument(
+        "--markdown", action="store_true", help="with --summary: one table row per group"
+    )
     args = parser.parse_args()
+    if args.summary:
+        print(summary(args.summary, args.markdown))
+        return
+    if not args.game or not args.seats:
+        parser.error("--game and --seats are needed (or --summary FILE...)")
     seats = args.seats.split(",")
     kinds = ("random", *LEVELS) if args.outside is None else ("outside", *LEVELS)
     for kind in seats:
@@ -192,7 +316,7 @@ def main() -> None:
         url, token = args.outside
         result = outside.run(url.rstrip("/"), token, args.game, seats, args.games, options, command)
     else:
-        result = run(args.game, seats, args.games, args.seed, options, args.workers)
+        result = run(args.game, seats, args.games, args.seed, options, args.workers, args.out)
     print(report(args.game, seats, result))
 
 

@@ -3,11 +3,12 @@ cannot see, and the arena runs (small scale here; the figures come from bench/ar
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.arena import percentile, report, run
+from bench.arena import load, percentile, play_one, report, run, summary
 from engines import REGISTRY
 from engines.bots import BUDGETS, LEVELS, choose_action
 from engines.core import Engine, Rng
@@ -76,5 +77,41 @@ def test_arena_runs_and_counts_every_game(game_id: str, monkeypatch: pytest.Monk
     assert wins == pytest.approx(2 - result["unfinished"])
     assert result["times"]["easy"], "the bot made decisions"
     text = report(game_id, seats, result)
-    assert "win share" in text and "decision time easy" in text
+    assert "win share" in text and "decision CPU easy" in text
     assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+
+
+def test_arena_records_games_resumes_and_sums_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--out`: each game is one JSON line; a second run with more games plays only the new
+    seeds and counts the recorded ones; `--summary` tallies several files as one run."""
+    monkeypatch.setattr(
+        "bench.arena.choose_action", lambda *a, **k: choose_action(*a, **{**k, "scale": SCALE})
+    )
+    seats = ["easy", "random", "random"]
+    out = tmp_path / "a.jsonl"
+    first = run("incan_gold", seats, 2, 3, {}, workers=1, out=out)
+    assert len(out.read_text().splitlines()) == 2
+    played: list[int] = []
+
+    def counted(job: tuple[str, list[str], int, dict[str, Any]]) -> dict[str, Any]:
+        played.append(job[2])
+        return play_one(*job)
+
+    monkeypatch.setattr("bench.arena._job", counted)
+    again = run("incan_gold", seats, 3, 3, {}, workers=1, out=out)
+    assert played == [5], "seeds 3 and 4 were recorded already"
+    assert sorted(r["seed"] for r in load([out])) == [3, 4, 5]
+    seated = sum(t["seats"] for t in again["tally"].values())
+    assert (
+        seated == (3 - again["unfinished"]) * 3 >= sum(t["seats"] for t in first["tally"].values())
+    )
+    assert all(isinstance(seat, int) for r in load([out]) for seat in r.get("ranks", {}))
+    other = tmp_path / "b.jsonl"
+    run("incan_gold", seats, 1, 40, {}, workers=1, out=other)
+    text = summary([out, other, out])
+    assert text.startswith("incan_gold: 4 games, seats easy,random,random")
+    assert "decision CPU easy" in text and "CPU per game: mean" in text
+    row = summary([out, other], markdown=True)
+    assert row.startswith("| incan_gold | easy,random,random | 4 | ") and "| 33.3% |" in row
