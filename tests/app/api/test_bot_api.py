@@ -250,7 +250,7 @@ async def test_the_bot_api_page_in_both_languages(server: Server) -> None:
     assert en.status_code == pl.status_code == 200
     assert "Authorization: Bearer" in en.text and "/api/schema/ws" in en.text
     assert "Finding a table" in en.text
-    assert '<html lang="pl">' in pl.text and "Szukanie stolika" in pl.text
+    assert '<html lang="pl">' in pl.text and "Szukanie stołu" in pl.text
     assert "API dla botów" in pl.text
 
 
