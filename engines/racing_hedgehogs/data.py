@@ -64,7 +64,7 @@ class Card(BaseModel):
     @property
     def colour(self) -> Colour | None:
         """The hedgehog this card moves and scores for; None for a rainbow joker."""
-        return None if self.suit is Suit.RAINBOW else Colour(self.suit.value)
+        return _COLOUR_OF_SUIT[self.suit]
 
     @property
     def text(self) -> str:
@@ -75,6 +75,11 @@ class Card(BaseModel):
         """Canonical order of cards in a hand: by suit, then by pluses."""
         return (SUITS.index(self.suit), self.pluses)
 
+
+_COLOUR_OF_SUIT: dict[Suit, Colour | None] = {
+    suit: None if suit is Suit.RAINBOW else Colour(suit.value) for suit in SUITS
+}
+"""A suit's hedgehog (None for the rainbow joker): `Card.colour` as one look-up."""
 
 # ---- the track ---------------------------------------------------------------------------------
 
