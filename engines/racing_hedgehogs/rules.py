@@ -610,9 +610,7 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         end = advance(start, pluses)
         new.positions[hedgehog] = end
         new.plays.append(
-            Play.model_construct(
-                seat=seat, card=card, hedgehog=hedgehog, moved_from=start, moved_to=end
-            )
+            new_play(seat=seat, card=card, hedgehog=hedgehog, moved_from=start, moved_to=end)
         )
         if end == FINISH:
             end_round(new, seat, hedgehog, [])
@@ -700,6 +698,17 @@ CARD_CODE: dict[tuple[Suit, int], int] = {
     (suit, pluses): 2 * i + pluses for i, suit in enumerate(SUITS) for pluses in (1, 2)
 }
 """A card as a small int, for `information_key`."""
+
+
+def new_play(**fields: Any) -> Play:
+    """A `Play` of fields already checked (the types are the model's), without validating them
+    again: what validation would store, fields set and all."""
+    play = Play.__new__(Play)
+    object.__setattr__(play, "__dict__", fields)
+    object.__setattr__(play, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(play, "__pydantic_extra__", None)
+    object.__setattr__(play, "__pydantic_private__", None)
+    return play
 
 
 def distinct_cards(hand: list[Card]) -> list[tuple[Suit, int]]:
