@@ -64,7 +64,7 @@ class Card(BaseModel):
     @property
     def colour(self) -> Colour | None:
         """The hedgehog this card moves and scores for; None for a rainbow joker."""
-        return None if self.suit is Suit.RAINBOW else Colour(self.suit.value)
+        return _COLOUR_OF_SUIT[self.suit]
 
     @property
     def text(self) -> str:
@@ -75,6 +75,11 @@ class Card(BaseModel):
         """Canonical order of cards in a hand: by suit, then by pluses."""
         return (SUITS.index(self.suit), self.pluses)
 
+
+_COLOUR_OF_SUIT: dict[Suit, Colour | None] = {
+    suit: None if suit is Suit.RAINBOW else Colour(suit.value) for suit in SUITS
+}
+"""A suit's hedgehog (None for the rainbow joker): `Card.colour` as one look-up."""
 
 # ---- the track ---------------------------------------------------------------------------------
 
@@ -90,13 +95,21 @@ ONE_PLUS_PER_SUIT = 6
 TWO_PLUS_PER_SUIT = 5
 
 
-def full_deck() -> list[Card]:
-    """All 55 cards in canonical order: per suit, six one-plus and five two-plus cards."""
+def _make_deck() -> tuple[Card, ...]:
     deck: list[Card] = []
     for suit in SUITS:
         deck.extend(Card(suit=suit, pluses=1) for _ in range(ONE_PLUS_PER_SUIT))
         deck.extend(Card(suit=suit, pluses=2) for _ in range(TWO_PLUS_PER_SUIT))
-    return deck
+    return tuple(deck)
+
+
+_DECK = _make_deck()
+
+
+def full_deck() -> list[Card]:
+    """All 55 cards in canonical order: per suit, six one-plus and five two-plus cards (a new
+    list each time; the cards are frozen, so every deal shares them)."""
+    return list(_DECK)
 
 
 REMOVED_CARDS: dict[int, int] = {3: 10, 4: 3, 5: 0}

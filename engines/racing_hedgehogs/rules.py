@@ -13,6 +13,7 @@ the state (and the view) while the next round is played.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -31,6 +32,7 @@ from engines.core import (
     Term,
     copy_state,
     forms,
+    interned,
     rank_by,
     tr,
     who,
@@ -46,6 +48,7 @@ from engines.racing_hedgehogs.data import (
     REMOVED_CARDS,
     SINGLE_MULTIPLIER,
     START,
+    SUITS,
     TRACK_VALUES,
     TWO_PLUS_MULTIPLIER,
     Card,
@@ -504,14 +507,32 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
         if seat != state.current:
             return []
         actions: list[PlayCard] = []
-        for card in dict.fromkeys(state.hands[seat]):
-            if card.colour is None:
+        for suit, pluses in distinct_cards(state.hands[seat]):
+            if suit is Suit.RAINBOW:
                 actions.extend(
-                    PlayCard(suit=card.suit, pluses=card.pluses, hedgehog=c) for c in COLOURS
+                    interned(PlayCard, suit=suit, pluses=pluses, hedgehog=c) for c in COLOURS
                 )
             else:
-                actions.append(PlayCard(suit=card.suit, pluses=card.pluses))
+                actions.append(interned(PlayCard, suit=suit, pluses=pluses))
         return actions
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> PlayCard:
+        """As `legal_actions(state, seat)[rng.randbelow(n)]`, building only the action drawn."""
+        if seat != state.current:
+            return super().random_action(state, seat, rng)
+        cards = distinct_cards(state.hands[seat])
+        count = sum(len(COLOURS) if suit is Suit.RAINBOW else 1 for suit, _ in cards)
+        index = rng.randbelow(count)
+        for suit, pluses in cards:
+            if suit is Suit.RAINBOW:
+                if index < len(COLOURS):
+                    return interned(PlayCard, suit=suit, pluses=pluses, hedgehog=COLOURS[index])
+                index -= len(COLOURS)
+            elif index == 0:
+                return interned(PlayCard, suit=suit, pluses=pluses)
+            else:
+                index -= 1
+        raise AssertionError("the draw is below the number of legal actions")
 
     def apply(self, state: State, seat: Seat, action: PlayCard) -> Step[State]:
         """Play the card, move the hedgehog; a hedgehog on the finish ends the round at once."""
@@ -570,6 +591,36 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
             # in any round carry at least 60 pluses (3 players, ten two-plus cards set aside).
             new.current = next_seat(seat, new.num_players)
         return Step(new, events)
+
+    def play(self, state: State, seat: Seat, action: PlayCard) -> State:
+        """`apply(state, seat, action).state` for a bot's playout: no events within a round
+        (a round's end still makes its own), and no card built to find the one played."""
+        hand = state.hands[seat] if seat == state.current else []
+        suit, pluses = action.suit, action.pluses
+        colour = COLOUR_OF_SUIT[suit]
+        index = next((i for i, c in enumerate(hand) if c.suit is suit and c.pluses == pluses), None)
+        named = action.hedgehog
+        if index is None or (named is None if colour is None else named not in (None, colour)):
+            return self.apply(state, seat, action).state  # refused there, with the reason
+        hedgehog = colour if colour is not None else named
+        assert hedgehog is not None  # checked just above
+        new = copy_state(state)
+        card = new.hands[seat].pop(index)
+        start = new.positions[hedgehog]
+        end = advance(start, pluses)
+        new.positions[hedgehog] = end
+        new.plays.append(
+            new_play(seat=seat, card=card, hedgehog=hedgehog, moved_from=start, moved_to=end)
+        )
+        if end == FINISH:
+            end_round(new, seat, hedgehog, [])
+        else:
+            new.current = next_seat(seat, new.num_players)
+        return new
+
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view shows, as a tuple of plain values (a search tree's key)."""
+        return information_key(state, seat)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """The table as `seat` sees it: own hand only, others' card counts, all public history."""
@@ -631,8 +682,92 @@ class RacingHedgehogs(Engine[State, PlayCard, Options]):
 
     def action_text(self, action: PlayCard) -> str:
         """`play yellow+2`, or `play rainbow+1 red` for a joker naming the red hedgehog."""
-        text = f"play {action.card.text}"
+        text = f"play {action.suit.value}+{action.pluses}"
         return f"{text} {action.hedgehog.value}" if action.hedgehog is not None else text
+
+
+# ---- what the bots' search reads ---------------------------------------------------------------
+
+
+COLOUR_OF_SUIT: dict[Suit, Colour | None] = {
+    suit: None if suit is Suit.RAINBOW else Colour(suit.value) for suit in SUITS
+}
+"""The hedgehog a suit moves (None for the rainbow joker), as one look-up."""
+
+CARD_CODE: dict[tuple[Suit, int], int] = {
+    (suit, pluses): 2 * i + pluses for i, suit in enumerate(SUITS) for pluses in (1, 2)
+}
+"""A card as a small int, for `information_key`."""
+
+
+def new_play(**fields: Any) -> Play:
+    """A `Play` of fields already checked (the types are the model's), without validating them
+    again: what validation would store, fields set and all."""
+    play = Play.__new__(Play)
+    object.__setattr__(play, "__dict__", fields)
+    object.__setattr__(play, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(play, "__pydantic_extra__", None)
+    object.__setattr__(play, "__pydantic_private__", None)
+    return play
+
+
+def distinct_cards(hand: list[Card]) -> list[tuple[Suit, int]]:
+    """The hand's different cards as (suit, pluses), in the order they first appear (as
+    `dict.fromkeys(hand)` has them, without comparing cards as models)."""
+    return list(dict.fromkeys([(c.suit, c.pluses) for c in hand]))
+
+
+def cards_key(cards: list[Card]) -> tuple[int, ...]:
+    """Cards as a tuple of small ints, in their order."""
+    return tuple([CARD_CODE[c.suit, c.pluses] for c in cards])
+
+
+def result_key(result: RoundResult) -> tuple[object, ...]:
+    """What the view shows of a finished round, from the parts its lines are made of (the
+    lines, card points, bonus and totals follow from the kept cards, the final positions,
+    the finisher and the scoring variant)."""
+    return (
+        result.round,
+        result.starter,
+        result.finisher,
+        result.finishing_hedgehog,
+        tuple([result.positions[c] for c in COLOURS]),
+        cards_key(result.removed),
+        tuple([cards_key(p.kept) for p in result.players]),
+    )
+
+
+def information_key(state: State, seat: Seat | None) -> tuple[object, ...]:
+    """Equal for two states exactly when `seat`'s views of them are (a search tree's
+    information sets; see `Engine.information_key`): the parts the view is made of, as plain
+    values; the track, the totals, the outcome and the header follow from them."""
+    hand = None
+    if seat is not None and 0 <= seat < state.num_players:
+        hand = cards_key(state.hands[seat])
+    return (
+        state.num_players,
+        state.advanced_scoring,
+        state.round,
+        state.starter,
+        state.current,
+        tuple([state.positions[c] for c in COLOURS]),
+        hand,
+        tuple([len(h) for h in state.hands]),
+        len(state.removed),
+        tuple(
+            [
+                (
+                    p.seat,
+                    CARD_CODE[p.card.suit, p.card.pluses],
+                    p.hedgehog,
+                    p.moved_from,
+                    p.moved_to,
+                )
+                for p in state.plays
+            ]
+        ),
+        tuple([result_key(r) for r in state.results]),
+    )
 
 
 # ---- views -------------------------------------------------------------------------------------
