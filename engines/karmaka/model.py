@@ -148,7 +148,20 @@ Action = Annotated[AnyAction, Field(discriminator="type")]
 # ---- state --------------------------------------------------------------------------------------
 
 
-class Player(BaseModel):
+class _Plain(BaseModel):
+    """A mutable model whose fields are set as plain attributes: no assignment validation is
+    configured, so pydantic's `__setattr__` would only store the value, through two calls, and
+    the flow of a turn sets a few fields at every step of a bot's playout."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).model_fields:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
+
+class Player(_Plain):
     """One player's piles and place on the ladder."""
 
     hand: list[int] = Field(default_factory=list)
@@ -159,7 +172,7 @@ class Player(BaseModel):
     rings: int = 0
 
 
-class Chain(BaseModel):
+class Chain(_Plain):
     """The card in play (way B) and what its resolution has settled so far."""
 
     card: int
@@ -173,7 +186,7 @@ class Chain(BaseModel):
     """Players still to be asked, in order; the first is being asked now."""
 
 
-class Prompt(BaseModel):
+class Prompt(_Plain):
     """A decision the resolution of an ability waits for; `seat` must answer it."""
 
     kind: PromptKind
@@ -202,7 +215,7 @@ class Reveal(BaseModel):
     cards: list[int]
 
 
-class State(BaseModel):
+class State(_Plain):
     """The full state of a Karmaka game."""
 
     num_players: int
