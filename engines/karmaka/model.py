@@ -154,7 +154,7 @@ class _Plain(BaseModel):
     the flow of a turn sets a few fields at every step of a bot's playout."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).model_fields:
+        if name in type(self).__pydantic_fields__:
             self.__dict__[name] = value
             self.__pydantic_fields_set__.add(name)
         else:
