@@ -18,8 +18,10 @@ from engines.core import (
     Engine,
     Event,
     Forms,
+    GameOver,
     GameSpec,
     IllegalAction,
+    NotYourTurn,
     Outcome,
     Phrase,
     Rng,
@@ -450,6 +452,15 @@ class Karmaka(Engine[State, Any, Options]):
         if kind is Pass:
             return seat == acting_seat(state) and can_pass(state, seat)
         return action in self.legal_actions(state, seat)
+
+    def check_turn(self, state: State, seat: Seat) -> None:
+        """Raise `GameOver` or `NotYourTurn` unless `seat` may act now (the shared check,
+        read from `acting_seat` once: over exactly when `outcome` is not None)."""
+        acting = acting_seat(state)
+        if acting is None:
+            raise GameOver("The game is over.")
+        if seat != acting:
+            raise NotYourTurn("It is not your turn.")
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate against the legal actions, then play it out on a copy."""
