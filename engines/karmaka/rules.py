@@ -77,6 +77,7 @@ from engines.karmaka.model import (
     State,
     Target,
     Way,
+    copy_game,
 )
 from engines.karmaka.table import (
     FROM_DECK,
@@ -468,7 +469,7 @@ class Karmaka(Engine[State, Any, Options]):
         if not self.is_legal(state, seat, action):
             why = explain_illegal(state, seat, action)
             raise IllegalAction(why.message, **why.params)
-        new = copy_state(state)
+        new = copy_game(state)
         events: list[Event] = []
         match action:
             case Pass():

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from engines.core import Engine, GameOver, NotYourTurn, Rng
+from engines.core import Engine, GameOver, NotYourTurn, Rng, copy_state
 from engines.karmaka import ENGINE
 from engines.karmaka.cards import NUM_CARDS
-from engines.karmaka.model import Pass, Play, State
+from engines.karmaka.model import Pass, Play, State, copy_game
+from tests.engines.invariants import _mutable_parts
 
 WAYS = ("deed", "ability", "future", "partner")
 
@@ -57,3 +58,19 @@ def test_the_turn_check_refuses_as_the_shared_one() -> None:
     for anyone in range(3):
         with pytest.raises(GameOver):
             ENGINE.check_turn(states[-1], anyone)
+
+
+def test_the_game_copy_is_an_equal_independent_deep_copy() -> None:
+    """`copy_game` (what `apply` copies with) gives what `copy_state` gives: an equal state,
+    the same fields set, and no list, dict or mutable model shared with the original."""
+    for state in game(4, "teams_2v2", 5) + game(3, "free_for_all", 6):
+        copy = copy_game(state)
+        assert copy == state == copy_state(state)
+        assert copy.model_fields_set == state.model_fields_set
+        for new, old in zip(copy.players, state.players, strict=True):
+            assert new.model_fields_set == old.model_fields_set
+        original: dict[int, str] = {}
+        copied: dict[int, str] = {}
+        _mutable_parts(state, original, "state")
+        _mutable_parts(copy, copied, "state")
+        assert not set(original) & set(copied)
