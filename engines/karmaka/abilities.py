@@ -27,6 +27,7 @@ from engines.core import (
 from engines.karmaka.cards import (
     DESTINY_KEEP,
     DESTINY_LOOK,
+    NUM_CARDS,
     SPITE_PICKS,
     SWINDLE_PICKS,
     kind,
@@ -122,7 +123,7 @@ def ask(state: State, prompt: Prompt, events: list[Event]) -> None:
         return
     options = prompt_options(state)
     if len(options) == 1:
-        answer_prompt(state, options[0], events)
+        answer_prompt(state, options[0], events, checked=True)
 
 
 def finish(state: State, card_kind: str, target: Seat | None, events: list[Event]) -> None:
@@ -160,6 +161,11 @@ def start_offer(state: State, events: list[Event]) -> None:
 # ---- the answers a prompt accepts ----------------------------------------------------------------
 
 
+CHOOSE: tuple[Choose, ...] = tuple(interned(Choose, card=c) for c in range(NUM_CARDS))
+"""`Choose` of every card, the same shared instances `interned` gives (looked up by index)."""
+DONE = interned(Done)
+
+
 def prompt_options(state: State) -> list[AnyAction]:
     """Every answer the pending prompt accepts, in a deterministic order."""
     p = prompt_of(state)
@@ -168,24 +174,27 @@ def prompt_options(state: State) -> list[AnyAction]:
     if k in ("target", "mimic_source"):
         return [interned(Target, seat=s) for s in p.seats]
     if k in ("denial", "sowing", "jubilee", "roulette_ruin", "dwindle"):
-        out: list[AnyAction] = [interned(Choose, card=c) for c in seat.hand]
-        return [*out, interned(Done)] if k in OPTIONAL_PROMPTS else out
+        out: list[AnyAction] = [CHOOSE[c] for c in seat.hand]
+        return [*out, DONE] if k in OPTIONAL_PROMPTS else out
     if k in ("embody", "crisis"):
-        return [interned(Choose, card=c) for c in seat.deeds]
+        return [CHOOSE[c] for c in seat.deeds]
     if k == "transmigrate":
-        return [interned(Choose, card=c) for c in seat.future]
+        return [CHOOSE[c] for c in seat.future]
     if k in ("destiny_keep", "destiny_return", "recycle", "salvage", "swindle_keep"):
-        out = [interned(Choose, card=c) for c in p.cards]
-        return [*out, interned(Done)] if k in OPTIONAL_PROMPTS else out
+        out = [CHOOSE[c] for c in p.cards]
+        return [*out, DONE] if k in OPTIONAL_PROMPTS else out
     if k == "roulette_draw":
         return [interned(Draw), interned(Done)]
     # swindle_pick, spite_pick
     return [interned(Pick, position=i) for i in range(1, len(p.row) + 1) if i not in p.picked]
 
 
-def answer_prompt(state: State, action: AnyAction, events: list[Event]) -> None:
-    """Apply one answer to the pending prompt (validated against `prompt_options`)."""
-    if action not in prompt_options(state):
+def answer_prompt(
+    state: State, action: AnyAction, events: list[Event], checked: bool = False
+) -> None:
+    """Apply one answer to the pending prompt (validated against `prompt_options`, unless the
+    caller has just `checked` it is one of them)."""
+    if not checked and action not in prompt_options(state):
         raise IllegalAction(
             "That is not a possible answer now: %(prompt)s", prompt=prompt_text(prompt_of(state))
         )

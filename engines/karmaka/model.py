@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng, Seat, tr, trc
+from engines.core import ActionModel, Rng, Seat, copy_state, tr, trc
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
@@ -148,7 +148,20 @@ Action = Annotated[AnyAction, Field(discriminator="type")]
 # ---- state --------------------------------------------------------------------------------------
 
 
-class Player(BaseModel):
+class _Plain(BaseModel):
+    """A mutable model whose fields are set as plain attributes: no assignment validation is
+    configured, so pydantic's `__setattr__` would only store the value, through two calls, and
+    the flow of a turn sets a few fields at every step of a bot's playout."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).__pydantic_fields__:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
+
+class Player(_Plain):
     """One player's piles and place on the ladder."""
 
     hand: list[int] = Field(default_factory=list)
@@ -159,7 +172,7 @@ class Player(BaseModel):
     rings: int = 0
 
 
-class Chain(BaseModel):
+class Chain(_Plain):
     """The card in play (way B) and what its resolution has settled so far."""
 
     card: int
@@ -173,7 +186,7 @@ class Chain(BaseModel):
     """Players still to be asked, in order; the first is being asked now."""
 
 
-class Prompt(BaseModel):
+class Prompt(_Plain):
     """A decision the resolution of an ability waits for; `seat` must answer it."""
 
     kind: PromptKind
@@ -202,7 +215,7 @@ class Reveal(BaseModel):
     cards: list[int]
 
 
-class State(BaseModel):
+class State(_Plain):
     """The full state of a Karmaka game."""
 
     num_players: int
@@ -224,3 +237,75 @@ class State(BaseModel):
     """Why the game ended, in English (seats as {pN})."""
     end_phrase: dict[str, Any] | None = None
     """The same as a message and its parameters (`engines.core.Phrase`), for every language."""
+
+
+_STATE_FIELDS = [
+    "num_players",
+    "mode",
+    "rng",
+    "players",
+    "well",
+    "ruins",
+    "turn",
+    "phase",
+    "chain",
+    "prompt",
+    "reveals",
+    "turns_started",
+    "rung_history",
+    "winners",
+    "end_reason",
+    "end_phrase",
+]
+_PLAYER_FIELDS = ["hand", "deck", "future", "deeds", "rung", "rings"]
+assert list(State.__pydantic_fields__) == _STATE_FIELDS, "copy_game must learn the new field"
+assert list(Player.__pydantic_fields__) == _PLAYER_FIELDS, "copy_game must learn the new field"
+_set = object.__setattr__
+_new = object.__new__
+
+
+def _copy_player(player: Player) -> Player:
+    d = player.__dict__
+    new = _new(Player)
+    _set(
+        new,
+        "__dict__",
+        {
+            "hand": d["hand"][:],
+            "deck": d["deck"][:],
+            "future": d["future"][:],
+            "deeds": d["deeds"][:],
+            "rung": d["rung"],
+            "rings": d["rings"],
+        },
+    )
+    _set(new, "__pydantic_fields_set__", player.__pydantic_fields_set__.copy())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
+def copy_game(state: State) -> State:
+    """`copy_state(state)`, in one function for the state and its players (`apply` copies the
+    state at every step of a bot's playout); anything rarer goes through `copy_state`."""
+    d = state.__dict__
+    if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
+        return copy_state(state)
+    data = d.copy()
+    data["rng"] = copy_state(d["rng"])
+    data["players"] = [_copy_player(p) for p in d["players"]]
+    data["well"] = d["well"][:]
+    data["ruins"] = d["ruins"][:]
+    if d["chain"] is not None:
+        data["chain"] = copy_state(d["chain"])
+    if d["prompt"] is not None:
+        data["prompt"] = copy_state(d["prompt"])
+    data["reveals"] = [copy_state(r) for r in d["reveals"]]
+    data["rung_history"] = d["rung_history"][:]
+    data["winners"] = d["winners"][:]
+    new = _new(State)
+    _set(new, "__dict__", data)
+    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new

@@ -18,8 +18,10 @@ from engines.core import (
     Engine,
     Event,
     Forms,
+    GameOver,
     GameSpec,
     IllegalAction,
+    NotYourTurn,
     Outcome,
     Phrase,
     Rng,
@@ -75,6 +77,7 @@ from engines.karmaka.model import (
     State,
     Target,
     Way,
+    copy_game,
 )
 from engines.karmaka.table import (
     FROM_DECK,
@@ -123,6 +126,11 @@ PLAYS: dict[tuple[int, Way], Play] = {
     for w in ("deed", "ability", "future", "partner")
 }
 """Every way to play every card, built once (legal actions are listed at every playout step)."""
+PASS, END_TURN, ACCEPT, REFUSE = (interned(k) for k in (Pass, EndTurn, Accept, Refuse))
+"""The shared instances of the answers without fields (the ones `interned` gives)."""
+ALONE: tuple[frozenset[Seat], ...] = tuple(frozenset({s}) for s in range(8))
+"""`frozenset({seat})` per seat, made once: `to_act` is asked at every step of a playout."""
+NOBODY: frozenset[Seat] = frozenset()
 
 
 def ways_to_play(state: State) -> list[Way]:
@@ -136,6 +144,18 @@ def ways_to_play(state: State) -> list[Way]:
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
     return state.phase == "over"
+
+
+def acting_seat(state: State) -> Seat | None:
+    """The one seat that must act now (`to_act`), None when the game is over."""
+    phase = state.phase
+    if phase == "over":
+        return None
+    if phase == "ability" and state.prompt is not None:
+        return state.prompt.seat
+    if phase == "offer" and state.chain is not None:
+        return state.chain.offer_to[0]
+    return state.turn
 
 
 def relation(state: State, viewer: Seat | None, seat: Seat) -> str | None:
@@ -404,38 +424,52 @@ class Karmaka(Engine[State, Any, Options]):
 
     def to_act(self, state: State) -> frozenset[Seat]:
         """The player on turn, or whoever a pending prompt or offer waits for."""
-        if is_over(state):
-            return frozenset()
-        if state.phase == "ability" and state.prompt is not None:
-            return frozenset({state.prompt.seat})
-        if state.phase == "offer" and state.chain is not None:
-            return frozenset({state.chain.offer_to[0]})
-        return frozenset({state.turn})
+        acting = acting_seat(state)
+        return NOBODY if acting is None else ALONE[acting]
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         """Every legal action of `seat` now (every Hand card in every way, every answer)."""
-        if seat not in self.to_act(state):
+        if seat != acting_seat(state):
             return []
         phase = state.phase
         if phase == "ability":
             return prompt_options(state)
         if phase == "offer":
-            return [interned(Accept), interned(Refuse)]
+            return [ACCEPT, REFUSE]
         if phase == "reincarnate":
             return [interned(SpendRings, rings=k) for k in range(state.players[seat].rings + 1)]
         ways = ways_to_play(state)
         plays: list[AnyAction] = [PLAYS[c, w] for c in state.players[seat].hand for w in ways]
         if phase == "extra":
-            return [*plays, interned(EndTurn)]
-        return [interned(Pass), *plays] if can_pass(state, seat) else plays
+            return [*plays, END_TURN]
+        return [PASS, *plays] if can_pass(state, seat) else plays
+
+    def is_legal(self, state: State, seat: Seat, action: Any) -> bool:
+        """`action in self.legal_actions(state, seat)`, without listing them for a card play
+        or a pass (the most frequent actions)."""
+        kind = type(action)
+        if kind is Play and state.phase in ("play", "extra") and seat == acting_seat(state):
+            return action.card in state.players[seat].hand and action.way in ways_to_play(state)
+        if kind is Pass:
+            return seat == acting_seat(state) and can_pass(state, seat)
+        return action in self.legal_actions(state, seat)
+
+    def check_turn(self, state: State, seat: Seat) -> None:
+        """Raise `GameOver` or `NotYourTurn` unless `seat` may act now (the shared check,
+        read from `acting_seat` once: over exactly when `outcome` is not None)."""
+        acting = acting_seat(state)
+        if acting is None:
+            raise GameOver("The game is over.")
+        if seat != acting:
+            raise NotYourTurn("It is not your turn.")
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate against the legal actions, then play it out on a copy."""
         self.check_turn(state, seat)
-        if action not in self.legal_actions(state, seat):
+        if not self.is_legal(state, seat, action):
             why = explain_illegal(state, seat, action)
             raise IllegalAction(why.message, **why.params)
-        new = copy_state(state)
+        new = copy_game(state)
         events: list[Event] = []
         match action:
             case Pass():
@@ -453,7 +487,7 @@ class Karmaka(Engine[State, Any, Options]):
                 if not is_over(new):
                     end_turn(new, events)
             case _:
-                answer_prompt(new, action, events)
+                answer_prompt(new, action, events, checked=True)
         return Step(new, events)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:

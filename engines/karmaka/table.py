@@ -232,6 +232,8 @@ def name(card: int) -> str:
 
 def card_term(card: int) -> Term:
     """A physical card's name as a game word (shown in the reader's language)."""
+    if 0 <= card < NUM_CARDS:
+        return _CARD_TERMS[card]
     return Term(kind(card).name, "karmaka")
 
 
@@ -278,3 +280,5 @@ def _card_json(card: int) -> JSON:
 
 
 _CARD_JSON: tuple[JSON, ...] = tuple(_card_json(c) for c in range(NUM_CARDS))
+_CARD_TERMS: tuple[Term, ...] = tuple(Term(kind(c).name, "karmaka") for c in range(NUM_CARDS))
+"""Every card's `card_term`, made once (terms are frozen, so events may share them)."""
