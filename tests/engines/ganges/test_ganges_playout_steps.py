@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engines.core import Rng
 from engines.ganges import ENGINE
+from tests.engines.playout import play_matches_apply
 
 
 def test_random_action_is_the_listed_action_drawn() -> None:
@@ -33,16 +34,5 @@ def test_play_reaches_the_state_apply_does() -> None:
         state = ENGINE.setup(
             2 + seed % 3, ENGINE.parse_options({"night_side_up": seed % 2}), seed
         ).state
-        rng = Rng.from_seed(seed + 100)
-        while ENGINE.outcome(state) is None:
-            seat = min(ENGINE.to_act(state))
-            action = ENGINE.random_action(state, seat, rng)
-            before = state.model_dump_json()
-            played = ENGINE.play(state, seat, action)
-            step = ENGINE.apply(state, seat, action)
-            assert state.model_dump_json() == before
-            assert played == step.state
-            assert played.model_dump_json() == step.state.model_dump_json()
-            state = played
-            checked += 1
+        checked += play_matches_apply(ENGINE, state, Rng.from_seed(seed + 100))
     assert checked > 500

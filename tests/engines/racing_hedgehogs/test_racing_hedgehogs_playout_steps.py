@@ -11,6 +11,7 @@ from engines.core import GameError, Rng
 from engines.racing_hedgehogs import ENGINE
 from engines.racing_hedgehogs.data import Colour, Suit
 from engines.racing_hedgehogs.rules import PlayCard
+from tests.engines.playout import play_matches_apply
 
 
 def test_random_action_is_the_listed_action_drawn() -> None:
@@ -39,18 +40,7 @@ def test_play_reaches_the_state_apply_does() -> None:
     for seed in range(6):
         options = ENGINE.parse_options({"advanced_scoring": seed % 2 == 1})
         state = ENGINE.setup(3 + seed % 3, options, seed).state
-        rng = Rng.from_seed(seed + 100)
-        while ENGINE.outcome(state) is None:
-            seat = min(ENGINE.to_act(state))
-            action = ENGINE.random_action(state, seat, rng)
-            before = state.model_dump_json()
-            played = ENGINE.play(state, seat, action)
-            step = ENGINE.apply(state, seat, action)
-            assert state.model_dump_json() == before
-            assert played == step.state
-            assert played.model_dump_json() == step.state.model_dump_json()
-            state = played
-            checked += 1
+        checked += play_matches_apply(ENGINE, state, Rng.from_seed(seed + 100))
     assert checked > 500
 
 
