@@ -17,8 +17,8 @@ resumes where it was. `--summary FILE...` prints the table of every game in the 
 table per game and seats, so runs split over several files or machines count together:
 
     python -m bench.arena --game ganges --seats hard,normal,normal,normal --games 100 \
-        --out runs/ganges-hard.jsonl
-    python -m bench.arena --summary runs/*.jsonl
+        --out bench/arena-runs/ganges-hard-normal.jsonl
+    python -m bench.arena --summary bench/arena-runs/*.jsonl
 """
 
 from __future__ import annotations

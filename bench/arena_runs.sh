@@ -1,17 +1,18 @@
 #!/bin/bash
 # The arena's strength check (issue 36 §3): normal against random seats and hard against normal
 # seats for every shipped title (4 players, Incan Gold 3), niced, two workers, each game
-# recorded in runs/GAME-normal-random.jsonl or runs/GAME-hard-normal.jsonl. Stopped at any
-# time and started again, it resumes (the recorded seeds are skipped). Steps, in order:
+# recorded in bench/arena-runs/GAME-normal-random.jsonl or GAME-hard-normal.jsonl (kept in git, so
+# a later session resumes them). Stopped at any time and started again, it resumes (the recorded
+# seeds are skipped). Steps, in order:
 # nr:GAME:N (normal vs random, up to N games) or hn:GAME:N (hard vs normal), e.g.
 #
-#     nohup bench/arena_runs.sh nr:incan_gold:100 hn:incan_gold:100 > runs/arena.log 2>&1 &
-#     .venv/bin/python -m bench.arena --summary runs/*.jsonl --markdown
-cd "$(dirname "$0")/.." && mkdir -p runs
+#     nohup bench/arena_runs.sh nr:incan_gold:100 hn:incan_gold:100 > /tmp/arena.log 2>&1 &
+#     .venv/bin/python -m bench.arena --summary bench/arena-runs/*.jsonl --markdown
+cd "$(dirname "$0")/.." && mkdir -p bench/arena-runs
 run() { # game seats file games
   echo "$(date -u +%T) start $1 $2 $4 games, load $(cut -d' ' -f1-3 /proc/loadavg)"
   nice -n 19 .venv/bin/python -m bench.arena --game "$1" --seats "$2" --games "$4" \
-    --workers 2 --out "runs/$3.jsonl" | head -3
+    --workers 2 --out "bench/arena-runs/$3.jsonl" | head -3
   echo "$(date -u +%T) end $1, load $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 for step in "$@"; do
