@@ -1,9 +1,9 @@
 """Ganges: Cards & Karma (Rajas of the Ganges: Cards & Karma) for 2–4 players — the engine.
 
 Rule source: docs/rules/ganges.md, which restates the Polish seed rulebook
-and settles its open points. The card list is the spec's
-PROVISIONAL one (cards.py). The flow of play lives in flow.py, payments in payment.py, triples in
-triples.py and the views in view.py; this module is the `Engine` surface.
+and settles its open points. The card list is the spec's PROVISIONAL one (cards.py). The flow of
+play lives in flow.py (its pieces in basics.py and display.py), payments in payment.py, triples
+in triples.py and the views in view.py; this module is the `Engine` surface.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from engines.core import (
     trusted,
     who,
 )
-from engines.ganges import flow
+from engines.ganges import basics, display, flow
 from engines.ganges.actions import (
     ACTION_ADAPTER,
     AdminAction,
@@ -95,19 +95,21 @@ def deal_values(rng: Rng) -> dict[str, int]:
     return values
 
 
-def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | UsePalace) -> None:
+def pay(
+    state: State, events: basics.Events, seat: int, action: Build | BuyShip | UsePalace
+) -> None:
     """Validate the payment for the action's card, then spend cards, jokers and karma."""
     p = state.players[seat]
     target = CARDS[action.card]
     dice = check_common(
-        flow.hand_dice(state, seat), action.pay, action.jokers, action.karma, p.karma, p.admins
+        basics.hand_dice(state, seat), action.pay, action.jokers, action.karma, p.karma, p.admins
     )
     if target.kind == "building":
         check_building_payment(target, dice, action.jokers, action.karma)
     else:
         check_exact_payment(target, dice, action.jokers, action.karma)
     for card_id in action.pay:
-        flow.discard_from_hand(
+        basics.discard_from_hand(
             state, events, seat, card_id, tr("%(who)s pays with the %(die)s die.")
         )
     for value in action.jokers:
@@ -142,7 +144,7 @@ def pay(state: State, events: flow.Events, seat: int, action: Build | BuyShip | 
             )
 
 
-def main_action(state: State, events: flow.Events, seat: int, action: Any) -> None:
+def main_action(state: State, events: basics.Events, seat: int, action: Any) -> None:
     """Actions A–E: check the card and the payment, then take the card and queue its gains."""
     card_id = action.card
     if card_id not in state.table:
@@ -157,20 +159,20 @@ def main_action(state: State, events: flow.Events, seat: int, action: Any) -> No
     if isinstance(action, Build | BuyShip | UsePalace):
         pay(state, events, seat, action)
     state.owed -= 1
-    flow.push(state, flow.new_task("settle"))
+    basics.push(state, basics.new_task("settle"))
     if isinstance(action, TakeDie):
-        flow.push(state, flow.hand_task(card_id))
+        basics.push(state, basics.hand_task(card_id))
         return
-    flow.remove_from_table(state, events, card_id)
+    basics.remove_from_table(state, events, card_id)
     match action:
         case Build():
-            flow.place_building(state, events, seat, card_id)
+            display.place_building(state, events, seat, card_id)
         case BuyShip():
-            flow.place_ship(state, events, seat, card_id)
+            display.place_ship(state, events, seat, card_id)
         case TakeGoods():
-            flow.place_goods(state, events, seat, card_id)
+            display.place_goods(state, events, seat, card_id)
         case _:
-            flow.carry_out_palace(state, events, seat, card_id)
+            display.carry_out_palace(state, events, seat, card_id)
 
 
 def main_actions(state: State, seat: int) -> list[Any]:
@@ -302,7 +304,7 @@ _DISCARD: dict[str, Any] = {c.id: interned(Discard, card=c.id) for c in CATALOGU
 def outcome_keys(state: State) -> dict[Seat, tuple[int, ...]]:
     """Ranking keys: finished, flipped cards, tie points, karma (bigger is better)."""
     return {
-        s: (int(flow.has_finished(p)), flow.flipped_count(p), flow.tie_points(p), p.karma)
+        s: (int(basics.has_finished(p)), basics.flipped_count(p), basics.tie_points(p), p.karma)
         for s, p in enumerate(state.players)
     }
 
@@ -361,11 +363,11 @@ class Ganges(Engine[State, Any, Options]):
             start_player=rng.randbelow(num_players),
         )
         events: list[Event] = []
-        flow.refill_table(state, events)
+        basics.refill_table(state, events)
         for k in range(num_players):
             seat = (state.start_player + k) % num_players
             for _ in range(START_HAND):
-                card_id = flow.draw(state, events)
+                card_id = basics.draw(state, events)
                 if card_id is not None:
                     state.players[seat].hand.append(card_id)
         flow.begin_turn(state, events)
@@ -390,7 +392,7 @@ class Ganges(Engine[State, Any, Options]):
         if prompt.kind == "discard":
             seen: set[tuple[str, int]] = set()
             out: list[Any] = []
-            for d in flow.hand_dice(state, seat):
+            for d in basics.hand_dice(state, seat):
                 if (d.colour, d.value) not in seen and d.card in prompt.cards:
                     seen.add((d.colour, d.value))
                     out.append(_DISCARD[d.card])
@@ -421,7 +423,7 @@ class Ganges(Engine[State, Any, Options]):
         """`apply(...).state`, making no event (a bot's playout reads none)."""
         return self._run(state, seat, action, None)
 
-    def _run(self, state: State, seat: Seat, action: Any, events: flow.Events) -> State:
+    def _run(self, state: State, seat: Seat, action: Any, events: basics.Events) -> State:
         """`apply` with its events going to `events` (None: not made at all)."""
         self.check_turn(state, seat)
         prompt = state.prompt
@@ -455,7 +457,7 @@ class Ganges(Engine[State, Any, Options]):
                             tr("%(who)s returns an administrator to draw 2 cards."), who=who(seat)
                         )
                     )
-                flow.push(new, flow.hand_task("deck"), flow.hand_task("deck"))
+                basics.push(new, basics.hand_task("deck"), basics.hand_task("deck"))
             case AdminAction():
                 need("end_turn", trc("ganges", "buy an extra action"))
                 if not p.admins:
@@ -477,7 +479,7 @@ class Ganges(Engine[State, Any, Options]):
                 need("discard", trc("ganges", "discard"))
                 if action.card not in prompt.cards:
                     raise IllegalAction("That card is not in your hand.")
-                flow.discard_from_hand(
+                basics.discard_from_hand(
                     new,
                     events,
                     seat,
@@ -490,7 +492,7 @@ class Ganges(Engine[State, Any, Options]):
                     raise IllegalAction(
                         "That card cannot be picked; choose one of the offered cards."
                     )
-                flow.take_for_task(new, events, seat, new.tasks.pop(), action.card)
+                display.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case Stop():
                 need("pick", trc("ganges", "stop"))
                 if not prompt.optional:
@@ -509,7 +511,7 @@ class Ganges(Engine[State, Any, Options]):
                         options=[Term(OPTION_WORDS[o], "ganges") for o in prompt.options],
                     )
                 new.tasks.pop()
-                flow.apply_bonus_option(new, events, seat, action.option)
+                display.apply_bonus_option(new, events, seat, action.option)
             case Resolve():
                 need("resolve", trc("ganges", "resolve triples"))
                 if not 0 <= action.option < len(prompt.resolutions):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache
 
 from engines.core import JSON, Phrase, Rng, copy_state, tr
+from engines.ganges.basics import active_seat, flipped_count, hand_dice, has_finished, table_cards
 from engines.ganges.cards import (
     CARDS,
     CATALOGUE,
@@ -23,7 +24,6 @@ from engines.ganges.cards import (
     reward_words,
     word,
 )
-from engines.ganges.flow import active_seat, flipped_count, hand_dice, has_finished, table_cards
 from engines.ganges.payment import payments_for
 from engines.ganges.state import Prompt, State, TrackCard
 from engines.ganges.triples import triple_words
