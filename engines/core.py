@@ -169,6 +169,19 @@ def _copy_value(value: Any) -> Any:
     return value
 
 
+class PlainModel(BaseModel):
+    """A mutable state model whose fields are set as plain attributes: no assignment validation
+    is configured, so pydantic's `__setattr__` would only store the value, through two calls,
+    and an engine's flow sets a few fields at every step of a bot's playout (Ganges, Karmaka)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).__pydantic_fields__:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
+
 def copy_state(model: M) -> M:
     """A deep copy of a game state (or any part of one), much faster than a pydantic deep copy.
 

@@ -6,11 +6,11 @@ Cards are referred to by their catalogue id (`S12`, `B11`, `G17`, `P09`); see `c
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import Rng, tr
+from engines.core import PlainModel, Rng, tr
 
 
 class Options(BaseModel):
@@ -36,20 +36,7 @@ class TrackCard(BaseModel):
     flipped: bool = False
 
 
-class _Plain(BaseModel):
-    """A mutable model whose fields are set as plain attributes (no assignment validation is
-    configured, so pydantic's `__setattr__` would only store the value, through two calls;
-    the flow of play sets a few fields at every step of a bot's playout)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).model_fields:
-            self.__dict__[name] = value
-            self.__pydantic_fields_set__.add(name)
-        else:
-            super().__setattr__(name, value)
-
-
-class Player(_Plain):
+class Player(PlainModel):
     """One player's hand, display, tokens and score track."""
 
     hand: list[str] = Field(default_factory=list)
@@ -153,7 +140,7 @@ class Prompt(BaseModel):
     conversions: list[Conversion] = Field(default_factory=list)
 
 
-class State(_Plain):
+class State(PlainModel):
     """The full state of a game of Ganges: Cards & Karma."""
 
     num_players: int

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng, Seat, copy_state, tr, trc
+from engines.core import ActionModel, PlainModel, Rng, Seat, copy_state, tr, trc
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
@@ -148,20 +148,7 @@ Action = Annotated[AnyAction, Field(discriminator="type")]
 # ---- state --------------------------------------------------------------------------------------
 
 
-class _Plain(BaseModel):
-    """A mutable model whose fields are set as plain attributes: no assignment validation is
-    configured, so pydantic's `__setattr__` would only store the value, through two calls, and
-    the flow of a turn sets a few fields at every step of a bot's playout."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).__pydantic_fields__:
-            self.__dict__[name] = value
-            self.__pydantic_fields_set__.add(name)
-        else:
-            super().__setattr__(name, value)
-
-
-class Player(_Plain):
+class Player(PlainModel):
     """One player's piles and place on the ladder."""
 
     hand: list[int] = Field(default_factory=list)
@@ -172,7 +159,7 @@ class Player(_Plain):
     rings: int = 0
 
 
-class Chain(_Plain):
+class Chain(PlainModel):
     """The card in play (way B) and what its resolution has settled so far."""
 
     card: int
@@ -186,7 +173,7 @@ class Chain(_Plain):
     """Players still to be asked, in order; the first is being asked now."""
 
 
-class Prompt(_Plain):
+class Prompt(PlainModel):
     """A decision the resolution of an ability waits for; `seat` must answer it."""
 
     kind: PromptKind
@@ -215,7 +202,7 @@ class Reveal(BaseModel):
     cards: list[int]
 
 
-class State(_Plain):
+class State(PlainModel):
     """The full state of a Karmaka game."""
 
     num_players: int
