@@ -6,6 +6,7 @@ Rule source: docs/rules/incan-gold.md, which restates the seed rulebook
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -18,6 +19,7 @@ from engines.core import (
     GameSpec,
     IllegalAction,
     Outcome,
+    PlainModel,
     Rng,
     Seat,
     Step,
@@ -39,6 +41,9 @@ from engines.incan_gold.cards import (
 )
 
 Choice = Literal["torch", "camp"]
+
+Events = list[Event] | None
+"""Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
 
 
 class Options(BaseModel):
@@ -63,15 +68,18 @@ class Camp(ActionModel):
 
 Action = Annotated[Torch | Camp, Field(discriminator="type")]
 
+TORCH, CAMP = Torch(), Camp()
+"""The two actions (immutable, so every `legal_actions` list may hold the same two)."""
 
-class PathCard(BaseModel):
+
+class PathCard(PlainModel):
     """A revealed card on the temple path and the gems left lying on it."""
 
     card: int
     remainder: int = 0
 
 
-class Player(BaseModel):
+class Player(PlainModel):
     """One explorer."""
 
     in_temple: bool = True
@@ -86,7 +94,7 @@ class Player(BaseModel):
     """The choice revealed at the last decision (public)."""
 
 
-class RoundSummary(BaseModel):
+class RoundSummary(PlainModel):
     """How a finished round ended, for the log and the screen."""
 
     round: int
@@ -97,7 +105,7 @@ class RoundSummary(BaseModel):
     when the score chart shows it."""
 
 
-class State(BaseModel):
+class State(PlainModel):
     """The full state of an Incan Gold game."""
 
     num_players: int
@@ -212,26 +220,48 @@ class IncanGold(Engine[State, Any, Options]):
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         """Torch or camp for a seat that still has to choose."""
-        if seat not in self.to_act(state):
+        if not self._may_choose(state, seat):
             return []
-        return [Torch(), Camp()]
+        return [TORCH, CAMP]
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
+        """Torch or camp, drawn as `Engine.random_action` draws it (one `randbelow(2)`)."""
+        if not self._may_choose(state, seat):
+            rng.randbelow(0)  # raises as choosing among no actions does
+        return (TORCH, CAMP)[rng.randbelow(2)]
+
+    @staticmethod
+    def _may_choose(state: State, seat: Seat) -> bool:
+        """Whether `seat` is in the temple and has yet to choose (`seat in to_act(state)`)."""
+        if state.over or not 0 <= seat < len(state.players):
+            return False
+        p = state.players[seat]
+        return p.in_temple and not p.choice
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Record a secret choice; when the last one is in, reveal and play on."""
+        events: list[Event] = []
+        return Step(self._run(state, seat, action, events), events)
+
+    def play(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply(...).state` without making the events (a bot's playout reads none)."""
+        return self._run(state, seat, action, None)
+
+    def _run(self, state: State, seat: Seat, action: Any, events: Events) -> State:
+        """The move on a copy of `state`; its events into `events` unless None."""
         self.check_turn(state, seat)
         if not isinstance(action, Torch | Camp):
             raise IllegalAction("Choose torch or camp.")
         new = copy_state(state)
         new.players[seat].choice = action.type
-        torch = action.type == "torch"
-        choice_text = tr("You chose the torch.") if torch else tr("You chose the camp.")
-        events = [
-            Event.private(seat, choice_text),
-            Event.others(seat, new.num_players, "%(who)s has chosen.", who=who(seat)),
-        ]
-        if not self.to_act(new):
+        if events is not None:
+            torch = action.type == "torch"
+            choice_text = tr("You chose the torch.") if torch else tr("You chose the camp.")
+            events.append(Event.private(seat, choice_text))
+            events.append(Event.others(seat, new.num_players, "%(who)s has chosen.", who=who(seat)))
+        if all(p.choice or not p.in_temple for p in new.players):
             resolve_decision(new, events)
-        return Step(new, events)
+        return new
 
     def chosen(self, state: State) -> frozenset[Seat]:
         """Explorers in the temple whose secret choice is already in."""
@@ -354,9 +384,51 @@ class IncanGold(Engine[State, Any, Options]):
                 p.choice = "torch" if rng.randbelow(2) else "camp"
         return new
 
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view is made of, as plain values (see `Engine.information_key`):
+        cards by what the view shows of them (two cards alike look the same), the others'
+        explorers without their tents and pending choices until the game is over."""
+        over = state.over
+        explorers_key = tuple(
+            (
+                p.in_temple,
+                p.haul,
+                tuple(p.artifacts),
+                tuple(p.artifact_names),
+                p.choice is not None,
+                p.last_choice,
+                p.tent if over else None,
+            )
+            for p in state.players
+        )
+        mine = state.players[seat] if 0 <= seat < len(state.players) else None
+        return (
+            state.round,
+            over,
+            state.start_player,
+            tuple((_SHOWN[pc.card], pc.remainder) for pc in state.path),
+            len(state.deck),
+            None if state.round_artifact is None else card(state.round_artifact).name,
+            state.artifacts_carried,
+            tuple(card(h).hazard for h in state.removed_hazards),
+            tuple(card(a).name for a in state.removed_artifacts),
+            explorers_key,
+            (mine.choice, mine.tent) if mine is not None else None,
+            tuple(
+                (r.round, r.ended_by, r.hazard, tuple(r.scores) if over else ())
+                for r in state.rounds
+            ),
+        )
+
     def action_text(self, action: Any) -> str:
         """`torch` or `camp`."""
         return str(action.type)
+
+
+_SHOWN: dict[int, tuple[str, int, str, str]] = {
+    c.id: (c.kind, c.value, c.hazard, c.name) for c in CARDS
+}
+"""A card as a view shows it (kind, value, hazard, name), for `information_key`."""
 
 
 def path_card_view(pc: PathCard) -> JSON:
@@ -374,29 +446,31 @@ def path_card_view(pc: PathCard) -> JSON:
 # ---- the flow of a round (mutating helpers, always called on a fresh copy) ---------------------
 
 
-def start_round(state: State, events: list[Event]) -> None:
+def start_round(state: State, events: Events) -> None:
     """Show this round's artifact, build and shuffle the deck, reveal the opening card."""
     state.path = []
     for p in state.players:
         p.in_temple, p.haul, p.choice, p.last_choice = True, 0, None, None
     state.round_artifact = state.future_artifacts.pop(0) if state.future_artifacts else None
     state.deck = state.rng.shuffled(deck_for_round(state))
-    events.append(
-        Event.public(
-            "Round %(round)s begins; %(who)s leads.",
-            round=state.round,
-            who=who(state.start_player),
+    if events is not None:
+        events.append(
+            Event.public(
+                "Round %(round)s begins; %(who)s leads.",
+                round=state.round,
+                who=who(state.start_player),
+            )
         )
-    )
     if state.round_artifact is not None:
         name = Term(card(state.round_artifact).name)
-        events.append(
-            Event.public("This round's artifact, the %(name)s, joins the deck.", name=name)
-        )
+        if events is not None:
+            events.append(
+                Event.public("This round's artifact, the %(name)s, joins the deck.", name=name)
+            )
     reveal_opening(state, events)
 
 
-def reveal_opening(state: State, events: list[Event]) -> None:
+def reveal_opening(state: State, events: Events) -> None:
     """Reveal the first card with no decision before it.
 
     The seed adds: if that first card is a hazard, the next one is revealed at once too, since
@@ -404,11 +478,14 @@ def reveal_opening(state: State, events: list[Event]) -> None:
     """
     reveal_next(state, events)
     if len(state.path) == 1 and card(state.path[0].card).kind == "hazard" and state.deck:
-        events.append(Event.public("Nobody has anything to lose yet: the next card is revealed."))
+        if events is not None:
+            events.append(
+                Event.public("Nobody has anything to lose yet: the next card is revealed.")
+            )
         reveal_next(state, events)
 
 
-def reveal_next(state: State, events: list[Event]) -> bool:
+def reveal_next(state: State, events: Events) -> bool:
     """Reveal the top card onto the path; True if the round ended by flight."""
     c = card(state.deck.pop(0))
     pc = PathCard(card=c.id)
@@ -419,40 +496,46 @@ def reveal_next(state: State, events: list[Event]) -> bool:
         for s in inside:
             state.players[s].haul += share
         pc.remainder = rest
-        events.append(
-            Event.public(
-                forms(
-                    "Treasure %(value)s: %(share)s each to %(count)s explorer, "
-                    "%(rest)s left on the card.",
-                    "Treasure %(value)s: %(share)s each to %(count)s explorers, "
-                    "%(rest)s left on the card.",
-                ),
-                value=c.value,
-                share=share,
-                count=len(inside),
-                rest=rest,
+        if events is not None:
+            events.append(
+                Event.public(
+                    forms(
+                        "Treasure %(value)s: %(share)s each to %(count)s explorer, "
+                        "%(rest)s left on the card.",
+                        "Treasure %(value)s: %(share)s each to %(count)s explorers, "
+                        "%(rest)s left on the card.",
+                    ),
+                    value=c.value,
+                    share=share,
+                    count=len(inside),
+                    rest=rest,
+                )
             )
-        )
         return False
     if c.kind == "artifact":
-        events.append(
-            Event.public("An artifact, the %(name)s, lies on the path.", name=Term(c.name))
-        )
+        if events is not None:
+            events.append(
+                Event.public("An artifact, the %(name)s, lies on the path.", name=Term(c.name))
+            )
         return False
     if is_duplicate_hazard(state, c.id):
-        events.append(
-            Event.public(
-                "A second %(hazard)s card: everyone inside flees empty-handed!",
-                hazard=Term(c.hazard),
+        if events is not None:
+            events.append(
+                Event.public(
+                    "A second %(hazard)s card: everyone inside flees empty-handed!",
+                    hazard=Term(c.hazard),
+                )
             )
-        )
         flee(state, c, events)
         return True
-    events.append(Event.public("Hazard: %(hazard)s. Nothing happens, yet.", hazard=Term(c.hazard)))
+    if events is not None:
+        events.append(
+            Event.public("Hazard: %(hazard)s. Nothing happens, yet.", hazard=Term(c.hazard))
+        )
     return False
 
 
-def flee(state: State, hazard: Card, events: list[Event]) -> None:
+def flee(state: State, hazard: Card, events: Events) -> None:
     """Everyone inside loses the round haul; the duplicate hazard and path artifacts go."""
     for s in explorers(state):
         p = state.players[s]
@@ -466,7 +549,7 @@ def flee(state: State, hazard: Card, events: list[Event]) -> None:
     )
 
 
-def resolve_decision(state: State, events: list[Event]) -> None:
+def resolve_decision(state: State, events: Events) -> None:
     """Reveal every choice, send the leavers home, then reveal on or end the round."""
     inside = explorers(state)
     leavers = [s for s in inside if state.players[s].choice == "camp"]
@@ -476,10 +559,12 @@ def resolve_decision(state: State, events: list[Event]) -> None:
     stayers = [s for s in inside if s not in leavers]
     if leavers:
         names = ", ".join(who(s) for s in leavers)
-        events.append(Event.public("Back to camp: %(names)s.", names=names))
+        if events is not None:
+            events.append(Event.public("Back to camp: %(names)s.", names=names))
     if stayers:
         names = ", ".join(who(s) for s in stayers)
-        events.append(Event.public("Deeper in: %(names)s.", names=names))
+        if events is not None:
+            events.append(Event.public("Deeper in: %(names)s.", names=names))
     if leavers:
         leave(state, leavers, events)
     if not explorers(state):
@@ -491,7 +576,7 @@ def resolve_decision(state: State, events: list[Event]) -> None:
     reveal_next(state, events)
 
 
-def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
+def leave(state: State, leavers: list[Seat], events: Events) -> None:
     """Leavers share the path's gems, a lone leaver takes the artifacts, all bank their haul."""
     total = sum(pc.remainder for pc in state.path)
     share, rest = split(total, len(leavers))
@@ -515,17 +600,18 @@ def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
         p.tent += gained
         p.haul = 0
         p.in_temple = False
-        events.append(
-            Event.private(
-                s,
-                forms(
-                    "You put %(count)s gem into your tent.",
-                    "You put %(count)s gems into your tent.",
-                ),
-                count=gained,
+        if events is not None:
+            events.append(
+                Event.private(
+                    s,
+                    forms(
+                        "You put %(count)s gem into your tent.",
+                        "You put %(count)s gems into your tent.",
+                    ),
+                    count=gained,
+                )
             )
-        )
-        if share:
+        if share and events is not None:
             events.append(
                 Event.public(
                     forms(
@@ -538,7 +624,7 @@ def leave(state: State, leavers: list[Seat], events: list[Event]) -> None:
             )
 
 
-def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:
+def take_artifacts(state: State, seat: Seat, events: Events) -> None:
     """A single leaver carries out every artifact on the path, valued in carried order."""
     p = state.players[seat]
     keep: list[PathCard] = []
@@ -551,27 +637,29 @@ def take_artifacts(state: State, seat: Seat, events: list[Event]) -> None:
         state.artifacts_carried += 1
         p.artifacts.append(value)
         p.artifact_names.append(c.name)
-        events.append(
-            Event.public(
-                "%(who)s carries out the %(name)s (worth %(value)s).",
-                who=who(seat),
-                name=Term(c.name),
-                value=value,
+        if events is not None:
+            events.append(
+                Event.public(
+                    "%(who)s carries out the %(name)s (worth %(value)s).",
+                    who=who(seat),
+                    name=Term(c.name),
+                    value=value,
+                )
             )
-        )
     state.path = keep
 
 
-def return_everyone(state: State, events: list[Event], ended_by: Literal["deck_empty"]) -> None:
+def return_everyone(state: State, events: Events, ended_by: Literal["deck_empty"]) -> None:
     """Defensive rule: the deck ran out, everyone still inside returns safely."""
     inside = explorers(state)
     if inside:
-        events.append(Event.public("The deck is empty: everyone inside returns safely."))
+        if events is not None:
+            events.append(Event.public("The deck is empty: everyone inside returns safely."))
         leave(state, inside, events)
     end_round(state, events, RoundSummary(round=state.round, ended_by=ended_by))
 
 
-def end_round(state: State, events: list[Event], summary: RoundSummary) -> None:
+def end_round(state: State, events: Events, summary: RoundSummary) -> None:
     """Drop revealed artifacts, keep unrevealed ones, pass the lead, start the next round."""
     summary.scores = [score(p) for p in state.players]
     state.rounds.append(summary)
@@ -581,11 +669,13 @@ def end_round(state: State, events: list[Event], summary: RoundSummary) -> None:
     state.deck = []
     for p in state.players:
         p.choice = None
-    events.append(Event.public("Round %(round)s is over.", round=state.round))
+    if events is not None:
+        events.append(Event.public("Round %(round)s is over.", round=state.round))
     if state.round >= ROUNDS:
         state.over = True
         state.path = []
-        events.append(Event.public("The game is over; the tents are opened."))
+        if events is not None:
+            events.append(Event.public("The game is over; the tents are opened."))
         return
     state.round += 1
     state.start_player = (state.start_player + 1) % state.num_players
