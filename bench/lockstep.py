@@ -29,9 +29,8 @@ What it does (written from the protocol, docs/bot-api.md; nothing of bench/load.
    moves/s = all moves / window; server CPU per move = utime+stime of `--server-pid` (from
    /proc, its threads included) over the window / moves; set-up seconds (and the server's and
    this client's CPU per table set up); p50/p99 of act -> all clients (from sending an act
-   to the moment the last of the table's 5 clients holds the step's final version); this
-   client's own CPU (near 100 % of a core: the client, not the server, limits the figures)
-   and the load average.
+   to the moment the last of the table's 5 clients holds the step's final version); this client's own CPU (near 100 % of a core: the client,
+   not the server, limits the figures) and the load average.
 
 Every wait is bounded (`--timeout` seconds: a request, a socket, a step; a lagging step asks
 every client for a `sync` once before its table is given up), and so is the whole play
@@ -54,7 +53,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
@@ -64,27 +62,6 @@ GAME = "incan_gold"
 SEATS = 4
 SPECTATORS = 1
 COOKIE = "stolik"
-
-
-class Guest:
-    """One person's browser for the HTTP API: a connection and a cookie of its own. aiohttp,
-    not httpx: a new `httpx.AsyncClient` and its two requests cost this client 6.4-6.8 ms of
-    CPU against 1.8-2.5 ms (docs/benchmarks.md), and at set-up the client is the slower side."""
-
-    def __init__(self, run: Run) -> None:
-        self.http = aiohttp.ClientSession(
-            cookie_jar=aiohttp.CookieJar(unsafe=True),  # the server's cookie on an IP address
-            # closed before the server drops an idle connection (uvicorn: 5 s)
-            connector=aiohttp.TCPConnector(ssl=run.tls, keepalive_timeout=2.0),
-            timeout=aiohttp.ClientTimeout(total=run.timeout),
-        )
-
-    def cookie(self) -> str:
-        """The session cookie's value ("" before the first answer)."""
-        return next((c.value for c in self.http.cookie_jar if c.key == COOKIE), "")
-
-    async def aclose(self) -> None:
-        await self.http.close()
 
 
 class Failed(Exception):
@@ -189,7 +166,7 @@ class Table:
         self.run = run
         self.index = index
         self.rng = random.Random(run.seed * 1_000_003 + index)
-        self.guests: list[Guest] = []
+        self.guests: list[httpx.AsyncClient] = []
         self.slug = ""
         self.slugs: list[str] = []  # every game this table played, in order
         self.clients: list[Client] = []
@@ -197,19 +174,24 @@ class Table:
         self.target = 1 << 62
         self.moves = 0  # accepted acts so far
 
-    async def post(self, guest: Guest, path: str, body: Any = None) -> Any:
-        where = path.replace(self.slug, "…") if self.slug else path
+    async def post(self, guest: httpx.AsyncClient, path: str, body: Any = None) -> Any:
         try:
-            async with guest.http.post(self.run.url + path, json=body) as answer:
-                status, text = answer.status, await answer.text()
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            raise Failed(f"POST {where}: {type(exc).__name__}") from None
-        if status >= 400:
-            raise Failed(f"POST {where} -> {status} {text[:80]}")
-        return orjson.loads(text)
+            answer = await guest.post(self.run.url + path, json=body)
+        except httpx.HTTPError as exc:
+            raise Failed(
+                f"POST {path.replace(self.slug, '…') if self.slug else path}: {type(exc).__name__}"
+            ) from None
+        if answer.status_code >= 400:
+            where = path.replace(self.slug, "…") if self.slug else path
+            raise Failed(f"POST {where} -> {answer.status_code} {answer.text[:80]}")
+        return answer.json()
 
     async def set_up(self) -> None:
-        self.guests = [Guest(self.run) for _ in range(SEATS)]
+        limits = httpx.Limits(keepalive_expiry=2.0)  # before the server drops an idle one
+        self.guests = [
+            httpx.AsyncClient(timeout=self.run.timeout, verify=self.run.tls, limits=limits)
+            for _ in range(SEATS)
+        ]
         for i, guest in enumerate(self.guests):
             await self.post(guest, "/api/guest", {"name": f"L{self.index}-{i}"})
         created = await self.post(self.guests[0], "/api/tables", {"game": GAME, "seats": SEATS})
@@ -226,7 +208,7 @@ class Table:
             headers = {}
             url = base
             if seat is not None:
-                headers["Cookie"] = f"{COOKIE}={self.guests[seat].cookie()}"
+                headers["Cookie"] = f"{COOKIE}={self.guests[seat].cookies.get(COOKIE)}"
                 url += "&legal=1" if self.run.legal else ""
             try:
                 ws = await connect(url, additional_headers=headers, open_timeout=self.run.timeout)
