@@ -22,13 +22,16 @@ import secrets
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts.names import DELETED_NAME
 from app.store import people
 from app.store.models import User
+
+if TYPE_CHECKING:
+    from app.store.base import Store
 
 TOUCH_EVERY = 300.0
 """Seconds between two notes of a device's last use (not a write per request)."""
@@ -124,13 +127,29 @@ async def person(
     *,
     upgrade: bool,
     known: Known,
+    store: Store | None = None,
 ) -> User | None:
     """`resolve` for a request or socket: a device this process checked recently needs no
-    database session at all (most requests and sockets); otherwise it is checked in a
-    session of its own, closed before the caller goes on (its connection back in the pool
-    before a handler waits on a room's lock, which takes its own connection)."""
+    database at all (most requests and sockets); otherwise, given the `store`, a cookie with
+    a device is checked by the store (`Store.signed_in`: one statement on PostgreSQL), and
+    any other in a session of its own. Either way the connection is back in the pool before
+    the caller goes on (before a handler waits on a room's lock, which takes its own)."""
     user = recent(cookie, now, known)
     if user is not None or "uid" not in cookie:
+        return user
+    uid, sid = cookie.get("uid"), cookie.get("sid")
+    if store is not None and isinstance(uid, int) and isinstance(sid, str):
+        # What `resolve` does for such a cookie, through the store.
+        found = await store.signed_in(sid, uid)
+        if found is None:
+            cookie.clear()
+            return None
+        last_seen, user = found
+        if now - last_seen > TOUCH_EVERY:
+            await store.touch_device(sid, now)
+            last_seen = now
+        if user is not None:
+            known.put(sid, user, last_seen, now)
         return user
     async with sessions() as db:
         return await resolve(cookie, db, now, agent, upgrade=upgrade, known=known)

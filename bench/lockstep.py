@@ -27,10 +27,11 @@ What it does (written from the protocol, docs/bot-api.md; nothing of bench/load.
    random moves lasts some 30-40 moves, so most tables make one).
 3. Figures: the window runs from the end of set-up until the last table has made its moves.
    moves/s = all moves / window; server CPU per move = utime+stime of `--server-pid` (from
-   /proc, its threads included) over the window / moves; set-up seconds; p50/p99 of
-   act -> all clients (from sending an act to the moment the last of the table's 5 clients
-   holds the step's final version); this client's own CPU (near 100 % of a core: the client,
-   not the server, limits the figures) and the load average.
+   /proc, its threads included) over the window / moves; set-up seconds (and the server's and
+   this client's CPU per table set up); p50/p99 of act -> all clients (from sending an act
+   to the moment the last of the table's 5 clients holds the step's final version); this
+   client's own CPU (near 100 % of a core: the client, not the server, limits the figures)
+   and the load average.
 
 Every wait is bounded (`--timeout` seconds: a request, a socket, a step; a lagging step asks
 every client for a `sync` once before its table is given up), and so is the whole play
@@ -327,6 +328,9 @@ class Figures:
     moves: int
     server_cpu: float | None
     setup_cpu: float | None
+    setup_client_cpu: float
+    """This client's own CPU over the set-up, seconds (all tables at once on a 2-core machine,
+    the client may be the slower side)."""
     idle_cpu: float | None
     held_cpu: float | None
     idle_seconds: float
@@ -355,6 +359,11 @@ class Figures:
         if self.setup_cpu is not None and self.ready:
             out.append(
                 f"server CPU in set-up: {self.setup_cpu * 1000 / self.ready:.1f} ms per table"
+            )
+        if self.ready:
+            out.append(
+                f"client CPU in set-up: {self.setup_client_cpu * 1000 / self.ready:.1f} ms per "
+                f"table ({self.setup_client_cpu / max(self.setup_seconds, 1e-9):.0%} of one core)"
             )
         if self.idle_cpu is not None and self.idle_seconds > 0:
             out.append(
@@ -417,9 +426,10 @@ async def measure(
                 run.failures[f"set-up: {reason(exc)}"] += 1
                 return False
 
-    t0 = time.perf_counter()
+    t0, setup_own0 = time.perf_counter(), time.process_time()
     ok = await asyncio.gather(*(set_up(t) for t in every))
     setup = time.perf_counter() - t0
+    setup_own = time.process_time() - setup_own0
     setup_cpu = cpu_seconds(server_pid) - idle1 if server_pid else None
     ready = [t for t, good in zip(every, ok, strict=True) if good]
     held0 = cpu_seconds(server_pid) if server_pid else 0.0
@@ -456,6 +466,7 @@ async def measure(
         moves=run.moves,
         server_cpu=(cpu1 - cpu0) if server_pid else None,
         setup_cpu=setup_cpu,
+        setup_client_cpu=setup_own,
         idle_cpu=(idle1 - idle0) if server_pid else None,
         held_cpu=(held1 - held0) if server_pid else None,
         idle_seconds=idle_seconds,

@@ -52,6 +52,7 @@ async def get_user(request: Request) -> User | None:
         agent_of(request),
         upgrade=True,
         known=tables.known,
+        store=tables.store,
     )
     if user is not None and user.language:
         i18n.set_current(user.language)

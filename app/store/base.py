@@ -11,7 +11,7 @@ writes that are the same everywhere are functions of the aggregate modules (`roo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,6 +21,7 @@ from app.ratings.store import Standing
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room, User
 from app.store.moves import MoveRecord
+from app.store.people import SignedIn
 from app.store.tables import SeatInfo
 from engines.core import Event
 
@@ -54,6 +55,16 @@ class MoveWrite:
     pushes: tuple[Notice, ...] = ()
     """Web Push notices the move causes: their outbox rows are written in its transaction."""
     rating: RatedGame | None = None
+
+
+class Started(NamedTuple):
+    """What `Store.start` wrote beside the game."""
+
+    seats: list[SeatInfo] | None
+    """The seats as read from the database, or None when they are the ones the caller has."""
+    pushed: bool
+    """Whether push outbox rows were written (only then has the sender anything to look at:
+    a notice goes only to persons subscribed to its kind)."""
 
 
 @dataclass(frozen=True)
@@ -121,14 +132,15 @@ class Store(Protocol):
         opening: Event,
         compact: list[SeatInfo] | None,
         pushes: tuple[Notice, ...] = (),
-    ) -> list[SeatInfo] | None:
+    ) -> Started:
         """Start the open table of `game` (made by `games.new_game`; its id is set): claim it
         as playing with `game.num_players` seats, check its seats are still `seated` (seat:
         user id, bot level), renumber them 0..k-1 in the order of `compact` if given, store
         the game and its `opening` log line, and the outbox rows of the push `pushes` (in
-        the same transaction). Returns the seats as read from the database, or None when
-        they are the ones the caller has. `Conflict` (nothing written) if the table is no
-        longer open or someone sat down or left meanwhile."""
+        the same transaction). Returns the seats as read from the database (None when they
+        are the ones the caller has) and whether outbox rows were written. `Conflict`
+        (nothing written) if the table is no longer open or someone sat down or left
+        meanwhile."""
 
     async def record_move(self, write: MoveWrite) -> None:
         """Append `write.move` and the game's new snapshot if the game is still at
@@ -140,3 +152,10 @@ class Store(Protocol):
 
     async def new_guest(self, session: AsyncSession, name: str, agent: str, now: float) -> NewGuest:
         """A new guest named `name`, signed in on a new device (the browser's `agent`)."""
+
+    async def signed_in(self, device_id: str, user_id: int) -> SignedIn | None:
+        """Device `device_id` if it is `user_id`'s and not signed out, with when it was last
+        seen and the person's row (`people.signed_in`); None otherwise."""
+
+    async def touch_device(self, device_id: str, now: float) -> None:
+        """Note that device `device_id` was used at `now` (committed)."""

@@ -147,12 +147,13 @@ pushed AS (
     JOIN push_subscriptions p
       ON p.user_id = n.user_id AND p.enabled AND p.events LIKE '%,' || n.kind || ',%'
     WHERE EXISTS (SELECT 1 FROM game)
+    RETURNING 1
 )
-SELECT id FROM game
+SELECT id, (SELECT count(*) FROM pushed) FROM game
 """
 """The game, its opening line and its push notices' outbox rows (`outbox.enqueue_at_once`'s
 rows), only if the room's seats are exactly the expected ones ($17–$19: seat, user id, bot
-level); no row otherwise."""
+level), with the number of outbox rows written; no row otherwise."""
 
 
 class _SeatsMoved(Exception):
@@ -165,12 +166,13 @@ async def start_at_once(
     seated: dict[int, tuple[int | None, str | None]],
     opening: Event,
     pushes: tuple[Notice, ...] = (),
-) -> bool:
+) -> int | None:
     """Start the room of `game` (made, not stored; its id is set) in one transaction of two
     statements: claim the open room as playing with `game.num_players` seats; then, if its
     seats are still `seated` (seat: user id, bot level; numbered 0..n-1), store the game at
-    version 0, its `opening` log line and the outbox rows of `pushes`. False (nothing
-    written) if the room is no longer open or someone sat down or left meanwhile.
+    version 0, its `opening` log line and the outbox rows of `pushes` (only those of persons
+    subscribed to their kind). The number of outbox rows written; None (nothing written) if
+    the room is no longer open or someone sat down or left meanwhile.
 
     The seats are read after the claim, in a statement of their own: it sees every seat
     committed while the claim waited for the room's row (one statement's snapshot would
@@ -180,8 +182,8 @@ async def start_at_once(
     try:
         async with conn.transaction():
             if await conn.fetchval(_START_CLAIM, game.room_id, game.num_players) is None:
-                return False
-            game_id = await conn.fetchval(
+                return None
+            row = await conn.fetchrow(
                 _START_GAME,
                 game.room_id,
                 game.engine,
@@ -207,9 +209,9 @@ async def start_at_once(
                 [orjson.dumps(n.params).decode() for n in pushes],
                 [n.due for n in pushes],
             )
-            if game_id is None:
+            if row is None:
                 raise _SeatsMoved  # rolls the claim back
-            game.id = game_id
+            game.id = row[0]
     except _SeatsMoved:
-        return False
-    return True
+        return None
+    return int(row[1])

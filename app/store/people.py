@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import NamedTuple
 
 import asyncpg
 from sqlalchemy import delete, select, update
@@ -17,6 +18,16 @@ from app.store.models import (
     utcnow,
 )
 from app.store.rows import insert_row
+
+
+class SignedIn(NamedTuple):
+    """A device in use by its person (`signed_in`)."""
+
+    last_seen: float
+    """When the device was last noted as used (epoch seconds)."""
+    user: User | None
+    """The person's row (None: no such person)."""
+
 
 BOT_DEVICE = "bot:"
 """The device id of a bot's sockets is this and the bot's user id."""
@@ -193,3 +204,50 @@ async def away_of(session: AsyncSession, user_id: int) -> tuple[float, float] | 
     if row is None or row[0] is None or row[1] is None:
         return None
     return (float(row[0]), float(row[1]))
+
+
+async def signed_in(session: AsyncSession, device_id: str, user_id: int) -> SignedIn | None:
+    """Device `device_id` if it is `user_id`'s and not signed out: when it was last seen and
+    the person's row (None: no such person); None for a missing, other or signed-out device."""
+    device = await get_device(session, device_id)
+    if device is None or device.user_id != user_id or device.revoked is not None:
+        return None
+    return SignedIn(device.last_seen, await get_user(session, user_id))
+
+
+_SIGNED_IN_AT_ONCE = """
+SELECT d.last_seen, u.id, u.name, u.language, u.gender, u.away_since, u.away_until,
+       u.created_at, u.name_key, u.email
+FROM devices AS d LEFT JOIN users AS u ON u.id = d.user_id
+WHERE d.id = $1 AND d.user_id = $2 AND d.revoked IS NULL
+"""
+"""PostgreSQL: `signed_in`'s two reads as ONE statement."""
+
+
+async def signed_in_at_once(
+    conn: asyncpg.Connection, device_id: str, user_id: int
+) -> SignedIn | None:
+    """`signed_in` on an asyncpg connection: one autocommit read (the person's row a detached
+    object), where a session takes BEGIN, two reads and ROLLBACK."""
+    row = await conn.fetchrow(_SIGNED_IN_AT_ONCE, device_id, user_id)
+    if row is None:
+        return None
+    user = None
+    if row["id"] is not None:
+        user = User(
+            id=row["id"],
+            name=row["name"],
+            language=row["language"],
+            gender=row["gender"],
+            away_since=row["away_since"],
+            away_until=row["away_until"],
+            created_at=row["created_at"],
+            name_key=row["name_key"],
+            email=row["email"],
+        )
+    return SignedIn(row["last_seen"], user)
+
+
+async def touch_device_at_once(conn: asyncpg.Connection, device_id: str, now: float) -> None:
+    """`touch_device` as one autocommit statement."""
+    await conn.execute("UPDATE devices SET last_seen = $2 WHERE id = $1", device_id, now)

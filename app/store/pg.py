@@ -17,7 +17,7 @@ from app.push.notices import Notice
 from app.ratings.model import Rating
 from app.ratings.store import Standing, ratings_of_at_once
 from app.store import games, moves, people, tables
-from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Store
+from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Started, Store
 from app.store.engine import SessionFactory
 from app.store.lite import LiteStore
 from app.store.models import Game, Room
@@ -113,13 +113,14 @@ class PgStore(SqlStore):
         opening: Event,
         compact: list[SeatInfo] | None,
         pushes: tuple[Notice, ...] = (),
-    ) -> list[SeatInfo] | None:
+    ) -> Started:
         if compact is not None:  # seats to renumber: the transaction of `SqlStore`
             return await super().start(game, seated, opening, compact, pushes)
         async with self.pool.acquire() as conn:
-            if not await games.start_at_once(conn, game, seated, opening, pushes):
-                raise Conflict
-        return None
+            pushed = await games.start_at_once(conn, game, seated, opening, pushes)
+        if pushed is None:
+            raise Conflict
+        return Started(None, pushed > 0)
 
     async def record_move(self, write: MoveWrite) -> None:
         if write.notes or write.away or write.rating is not None:
@@ -150,3 +151,11 @@ class PgStore(SqlStore):
         async with self.pool.acquire() as conn:
             user = await people.new_guest_at_once(conn, name, device_id, agent, now)
         return NewGuest(user, device_id, committed=True)
+
+    async def signed_in(self, device_id: str, user_id: int) -> people.SignedIn | None:
+        async with self.pool.acquire() as conn:
+            return await people.signed_in_at_once(conn, device_id, user_id)
+
+    async def touch_device(self, device_id: str, now: float) -> None:
+        async with self.pool.acquire() as conn:
+            await people.touch_device_at_once(conn, device_id, now)

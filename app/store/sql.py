@@ -17,7 +17,7 @@ from app.push import outbox
 from app.push.notices import Notice
 from app.ratings import store as ratings
 from app.store import games, moves, people, tables
-from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated
+from app.store.base import Conflict, MoveWrite, NewGuest, NotFound, Seated, Started
 from app.store.engine import SessionFactory
 from app.store.models import Game, Room
 from app.store.notes import add_table_event
@@ -119,7 +119,7 @@ class SqlStore:
         opening: Event,
         compact: list[SeatInfo] | None,
         pushes: tuple[Notice, ...] = (),
-    ) -> list[SeatInfo] | None:
+    ) -> Started:
         room_id = game.room_id
         async with self._claimed(room_id, "open") as session:
             stored = await tables.table_seats(session, room_id)
@@ -134,7 +134,9 @@ class SqlStore:
                 await outbox.enqueue(session, pushes)
             if compact is not None:
                 stored = await tables.table_seats(session, room_id)
-        return stored
+        # Whether the pushes found a subscriber is not read back here: a wake too many costs
+        # the sender one look at the outbox.
+        return Started(stored, bool(pushes))
 
     async def record_move(self, write: MoveWrite) -> None:
         move, room_id = write.move, write.room_id
@@ -161,3 +163,11 @@ class SqlStore:
         user = await people.create_user(session, name)
         device = await people.create_device(session, user.id, agent, now)
         return NewGuest(user, device.id, committed=False)
+
+    async def signed_in(self, device_id: str, user_id: int) -> people.SignedIn | None:
+        async with self.sessions() as session:
+            return await people.signed_in(session, device_id, user_id)
+
+    async def touch_device(self, device_id: str, now: float) -> None:
+        async with self.sessions.begin() as session:
+            await people.touch_device(session, device_id, now)

@@ -247,7 +247,7 @@ class Seating(Collaborator):
                 else ()
             )
             game = games.new_game(**record)
-            stored = await self._write(
+            stored, pushed = await self._write(
                 table.store.start(game, seated, opening, order if compact else None, pushes),
                 self._still_open,
             )
@@ -276,7 +276,7 @@ class Seating(Collaborator):
             )
             table.changed("start")
             table.bots.kick()
-        if pushes:
+        if pushed:  # none of the others subscribed: the outbox has nothing new
             table.runtime.push.wake()
 
     @judged_again

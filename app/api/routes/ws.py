@@ -71,6 +71,7 @@ async def _user_id(ws: WebSocket) -> int | None:
         ws.headers.get("user-agent", ""),
         upgrade=False,
         known=tables.known,
+        store=tables.store,
     )
     if user is None and "uid" in ws.session:
         raise SignedOut

@@ -10,6 +10,7 @@ import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 from itsdangerous import TimestampSigner
@@ -183,8 +184,9 @@ def test_known_devices_are_trusted_briefly_and_forgotten_on_change() -> None:
 
 async def test_a_recently_checked_device_needs_no_database_session(server: Server) -> None:
     """A request or socket from a device this process checked moments ago is answered
-    without opening a database session (the check is kept, `Known`); once forgotten, the
-    next one opens exactly one, to check the device again, and is the same person."""
+    without the database (the check is kept, `Known`); once forgotten, the next one checks
+    the device again exactly once, through the store (`Store.signed_in`: one statement on
+    PostgreSQL, a session on SQLite), and is the same person."""
     from tests.clients import table_of
     from tests.tables import app_of
 
@@ -199,31 +201,41 @@ async def test_a_recently_checked_device_needs_no_database_session(server: Serve
         opened.append(args)
         return real(*args, **kwargs)
 
+    store = app.state.tables.store
+    checked: list[object] = []
+    real_check = store.signed_in
+
+    async def counting_check(*args: Any) -> Any:
+        checked.append(args)
+        return await real_check(*args)
+
     app.state.sessions = counting
+    store.signed_in = counting_check
     try:
         r = await ala.http.get(f"/api/tables/{slug}")
         assert r.status_code == 200 and r.json()["your_seat"] == 0
         await ala.connect(slug)
         await ala.wait_for(lambda p: bool(p.states))
         assert ala.states[-1]["room"]["your_seat"] == 0  # the socket knows her too
-        assert opened == []
+        assert opened == [] and checked == []
 
         uid = table_of(app, slug).seats[0].user_id
         assert uid is not None
         app.state.tables.known.forget(uid)
         r = await ala.http.get(f"/api/tables/{slug}")
         assert r.status_code == 200 and r.json()["your_seat"] == 0
-        assert len(opened) == 1
+        assert len(checked) == 1 and opened == []
         r = await ala.http.get(f"/api/tables/{slug}")
-        assert r.json()["your_seat"] == 0 and len(opened) == 1  # kept again
+        assert r.json()["your_seat"] == 0 and len(checked) == 1  # kept again
 
-        # A browser with no cookie is nobody, and needs no session to be told so.
+        # A browser with no cookie is nobody, and needs no database to be told so.
         nobody = httpx.AsyncClient(base_url=server.url, timeout=10)
         r = await nobody.get(f"/api/tables/{slug}")
         assert r.status_code == 200 and r.json()["your_seat"] is None
-        assert len(opened) == 1
+        assert len(checked) == 1 and opened == []
         await nobody.aclose()
     finally:
         app.state.sessions = real
+        del store.signed_in  # the class's method again
         for s in seats:
             await s.close()

@@ -260,7 +260,8 @@ async def test_a_start_short_handed_renumbers_the_seats(store: Store) -> None:
     await store.take_seat(room.id, "open", 3, None, "easy")
     seats = await seats_of(store, room.id)
     order = [seats[s] for s in sorted(seats)]
-    back = await store.start(a_game(room.id, 3), seating(seats), OPENING, order)
+    back, pushed = await store.start(a_game(room.id, 3), seating(seats), OPENING, order)
+    assert not pushed  # no push notices given
     expected = {
         0: tables.SeatInfo(0, host, "Host"),
         1: tables.SeatInfo(1, bea, "Bea"),
@@ -443,3 +444,31 @@ async def test_a_new_guest_is_a_person_on_a_new_device(store: Store) -> None:
     assert device is not None and device.user_id == user.id and device.revoked is None
     assert device.agent == ("Firefox " * 40)[:160]
     assert device.created == device.last_seen == 1_800_000_000.0
+
+
+async def test_a_device_in_use_is_read_with_its_person(store: Store) -> None:
+    """`signed_in`: the device's last use and its person's row, for its own person only and
+    only until it is signed out; `touch_device` notes a new last use."""
+    async with store.sessions() as session:
+        guest = await store.new_guest(session, "Ada", "Firefox", 1_800_000_000.0)
+        await session.commit()
+    other = await person(store, "Bea")
+    async with store.sessions.begin() as session:
+        await people.set_language(session, guest.user.id, "pl")
+        await people.set_gender(session, guest.user.id, "she")
+    found = await store.signed_in(guest.device_id, guest.user.id)
+    assert found is not None and found.last_seen == 1_800_000_000.0
+    user = found.user
+    assert user is not None
+    assert (user.id, user.name, user.language, user.gender) == (guest.user.id, "Ada", "pl", "she")
+    assert user.created_at == guest.user.created_at
+    assert await store.signed_in(guest.device_id, other) is None
+    assert await store.signed_in("no-such-device", guest.user.id) is None
+
+    await store.touch_device(guest.device_id, 1_800_000_400.0)
+    found = await store.signed_in(guest.device_id, guest.user.id)
+    assert found is not None and found.last_seen == 1_800_000_400.0
+
+    async with store.sessions.begin() as session:
+        await people.revoke_devices(session, guest.user.id, 1_800_000_500.0)
+    assert await store.signed_in(guest.device_id, guest.user.id) is None

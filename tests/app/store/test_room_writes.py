@@ -13,6 +13,7 @@ import asyncpg
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.push.notices import Notice
 from app.store.engine import SessionFactory, make_engine, make_session_factory
 from app.store.games import create_game, start_at_once
 from app.store.migrate import upgrade_database
@@ -420,8 +421,8 @@ async def test_a_room_made_at_once_and_a_rematch_linked_once(pg_url: str) -> Non
 async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) -> None:
     """PostgreSQL's `start_at_once`: it claims the open room, checks its seats and stores the
     game and its opening line; when a join holds the room's row, the start waits, then sees
-    the new seat (read after the claim) and writes nothing (False); a started room cannot
-    start again."""
+    the new seat (read after the claim) and writes nothing (None); a started room cannot
+    start again. It says how many push outbox rows it wrote (none: nobody subscribed)."""
     sessions, host, guests, room = await a_room_and_guests(pg_url, 2)
     dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
     conn, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
@@ -447,13 +448,25 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
         await asyncio.sleep(0.3)
         assert not waiting.done()  # blocked on the room's row
         await joining.commit()
-        assert await asyncio.wait_for(waiting, 10) is False
+        assert await asyncio.wait_for(waiting, 10) is None
         assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", room.id) == "open"
         assert await conn.fetchval("SELECT count(*) FROM games") == 0
 
         seated[2] = (guests[1].id, None)
         made = game(3)
-        assert await start_at_once(conn, made, seated, opening)
+        # Three notices; only the first guest is subscribed, to "start" alone.
+        await conn.execute(
+            "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, events, enabled,"
+            " created) VALUES ($1, 'https://push.example/1', 'k', 'a', ',start,', true, 1)",
+            guests[0].id,
+        )
+        notices = (
+            Notice(guests[0].id, "start", room.id, 0, 1.0),
+            Notice(guests[0].id, "turn", room.id, 0, 1.0),
+            Notice(guests[1].id, "start", room.id, 0, 1.0),
+        )
+        assert await start_at_once(conn, made, seated, opening, notices) == 1
+        assert await conn.fetchval("SELECT count(*) FROM push_outbox") == 1
         async with sessions() as session:
             await _read_back(session, Game, made)
             events = await table_events(session, room.id)
@@ -462,7 +475,7 @@ async def test_a_start_at_once_sees_a_seat_taken_while_it_waited(pg_url: str) ->
             ]
         row = await conn.fetchrow("SELECT status, num_seats FROM rooms WHERE id = $1", room.id)
         assert tuple(row) == ("playing", 3)
-        assert not await start_at_once(conn, game(3), seated, opening)
+        assert await start_at_once(conn, game(3), seated, opening) is None
         assert await conn.fetchval("SELECT count(*) FROM games") == 1
     finally:
         await conn.close()
