@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng, tr
+from engines.core import ActionModel, PlainModel, Rng, tr
 
 Phase = Literal[
     "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
@@ -32,7 +32,7 @@ class Options(BaseModel):
     draft: bool = Field(default=False, description=tr("Draft the starting hands"))
 
 
-class Prompt(BaseModel):
+class Prompt(PlainModel):
     """A decision the resolver of a Performance owes now."""
 
     kind: PromptKind
@@ -48,14 +48,14 @@ class Prompt(BaseModel):
     """For `keep` (Tightrope Walker): the contracts drawn, by city, seen by the resolver only."""
 
 
-class Pending(BaseModel):
+class Pending(PlainModel):
     """A won (or Encore-played) Performance waiting to be resolved."""
 
     seat: int
     card: str
 
 
-class State(BaseModel):
+class State(PlainModel):
     """The full state of a Dreadful Circus game."""
 
     num_players: int

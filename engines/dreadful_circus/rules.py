@@ -28,6 +28,7 @@ from engines.core import (
     Seat,
     Step,
     copy_state,
+    interned,
     rank_by,
     tr,
 )
@@ -86,7 +87,7 @@ from engines.dreadful_circus.model import (
 from engines.dreadful_circus.scoring import parse_copy, score_all, tie_break_key
 from engines.dreadful_circus.table import (
     allowed_offers,
-    bid_menu,
+    bid_menu_of,
     bidders,
     keep_options,
     next_scoring_slot,
@@ -189,34 +190,31 @@ class DreadfulCircus(Engine[State, Any, Options]):
     # ---- legal actions -----------------------------------------------------------------------
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
-        """Every legal action of `seat`; bids are canonicalised (see `bid_menu`)."""
+        """Every legal action of `seat`; bids are canonicalised (see `bid_menu`). Actions with
+        plain fields are shared instances (`interned`): a bot lists them at every step."""
         if state.phase == "bid" and self._may_move(state, seat):
-            return [MoveWagon()]
+            return [interned(MoveWagon)]
         if seat not in self.to_act(state):
             return []
         phase = state.phase
         if phase == "draft":
-            return [DraftPick(card=c) for c in dict.fromkeys(state.packets[seat])]
+            return [interned(DraftPick, card=c) for c in dict.fromkeys(state.packets[seat])]
         if phase == "first_attraction":
             return [
-                FirstAttraction(card=c)
+                interned(FirstAttraction, card=c)
                 for c in dict.fromkeys(state.hands[seat])
                 if is_attraction(c)
             ]
         if phase == "offer":
-            return [Offer(card=c) for c in dict.fromkeys(state.hands[seat])]
+            return [interned(Offer, card=c) for c in dict.fromkeys(state.hands[seat])]
         if phase == "bid":
-            menu = bid_menu(state.screens[seat])
-            return [
-                Bid(offer=o, **dict(zip(ITEMS, goods, strict=True)))
-                for o in allowed_offers(state, seat)
-                for goods in menu
-            ]
+            menu = bid_menu_of(tuple(state.screens[seat]))
+            return [_bid(o, goods) for o in allowed_offers(state, seat) for goods in menu]
         if phase == "inspect":
             if state.inspecting is not None:
-                return [Accept(), Refuse()]
+                return [interned(Accept), interned(Refuse)]
             return [
-                Inspect(bidder=b)
+                interned(Inspect, bidder=b)
                 for b in wagons_at(state, state.resolving)
                 if b not in state.inspected
             ]
@@ -224,15 +222,17 @@ class DreadfulCircus(Engine[State, Any, Options]):
             return self.prompt_actions(state)
         if phase == "final":
             cards = [c for c in dict.fromkeys(state.hands[seat]) if is_attraction(c)]
-            return [FinalAttraction(card=c) for c in cards] + [FinalAttraction(card=None)]
+            return [interned(FinalAttraction, card=c) for c in cards] + [
+                interned(FinalAttraction, card=None)
+            ]
         if phase == "scoring":
             slot = next_scoring_slot(state, seat)
             assert slot is not None
             _key, kind, options = slot
             if kind == "design":
-                return [ChooseDesign(design=d) for d in options]
+                return [interned(ChooseDesign, design=d) for d in options]
             if kind == "city":
-                return [ChooseCity(city=c) for c in options]
+                return [interned(ChooseCity, city=c) for c in options]
             return [ChooseCopy(seat=parse_copy(o)[0], card=parse_copy(o)[1]) for o in options]
         return []
 
@@ -243,6 +243,16 @@ class DreadfulCircus(Engine[State, Any, Options]):
             and len(allowed_offers(state, seat)) == 2
             and bool(self.to_act(state))
         )
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
+        """`legal_actions(state, seat)[rng.randbelow(n)]` (see `Engine.random_action`), building
+        only the bid drawn when bidding: the bids are every allowed offer times the menu."""
+        if state.phase == "bid" and not self._may_move(state, seat) and seat in self.to_act(state):
+            offers = allowed_offers(state, seat)
+            menu = bid_menu_of(tuple(state.screens[seat]))
+            i = rng.randbelow(len(offers) * len(menu))
+            return _bid(offers[i // len(menu)], menu[i % len(menu)])
+        return super().random_action(state, seat, rng)
 
     def prompt_actions(self, state: State) -> list[Any]:
         """The answers to the open Performance prompt."""
@@ -261,25 +271,29 @@ class DreadfulCircus(Engine[State, Any, Options]):
             wagon = state.wagons[prompt.targets[prompt.index]]
             return [Take(items=o) for o in take_options(prompt.card, wagon)]
         if kind == "extra":
-            extra: list[Any] = [Decline()]
+            extra: list[Any] = [interned(Decline)]
             for t in prompt.targets:
                 for i, item in enumerate(ITEMS):
                     if state.wagons[t][i]:
-                        extra.append(TakeExtra(seat=t, item=item))
+                        extra.append(interned(TakeExtra, seat=t, item=item))
             return extra
         if kind == "steal":
             return [Steal(seat=p, card=c) for p, c in steal_options(state, seat)]
         if kind == "swap":
-            swaps: list[Any] = [Decline()]
+            swaps: list[Any] = [interned(Decline)]
             swaps += [Swap(card=m, seat=p, their_card=t) for m, p, t in swap_options(state, seat)]
             return swaps
         if kind == "encore":
-            return [Decline()] + [Play(card=c) for c in dict.fromkeys(state.hands[seat])]
+            return [interned(Decline)] + [
+                interned(Play, card=c) for c in dict.fromkeys(state.hands[seat])
+            ]
         if kind == "resurrect":
             cards = [c for c in dict.fromkeys(state.discard) if is_attraction(c)]
-            return [Decline()] + [Resurrect(card=c) for c in cards]
+            return [interned(Decline)] + [interned(Resurrect, card=c) for c in cards]
         if kind == "alchemy":
-            return [Alchemy(copper=k) for k in range(min(3, state.screens[seat][COPPER]) + 1)]
+            return [
+                interned(Alchemy, copper=k) for k in range(min(3, state.screens[seat][COPPER]) + 1)
+            ]
         if kind == "keep":
             return [Keep(cities=o) for o in keep_options(prompt.drawn)]
         # wheel: return nothing, one of a city, all of a city, or everything
@@ -367,6 +381,17 @@ class DreadfulCircus(Engine[State, Any, Options]):
     def action_text(self, action: Any) -> str:
         """Short canonical text of an action."""
         return action_text(action)
+
+
+_BIDS: dict[tuple[int, tuple[int, ...]], Bid] = {}
+
+
+def _bid(offer: int, goods: tuple[int, ...]) -> Bid:
+    """The one shared `Bid` of these goods on this offer (actions are immutable)."""
+    found = _BIDS.get((offer, goods))
+    if found is None:
+        found = _BIDS[(offer, goods)] = Bid(offer=offer, **dict(zip(ITEMS, goods, strict=True)))
+    return found
 
 
 # ---- text forms ------------------------------------------------------------------------------
