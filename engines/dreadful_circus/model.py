@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, PlainModel, Rng, tr
+from engines.core import ActionModel, Event, PlainModel, Rng, tr
 
 Phase = Literal[
     "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
@@ -21,6 +21,8 @@ PromptKind = Literal[
 ]
 Metal = Literal["copper", "silver", "gold"]
 City = Literal["berlin", "paris", "vegas", "prague", "london"]
+Events = list[Event] | None
+"""Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
 Item = Literal["copper", "silver", "gold", "berlin", "paris", "vegas", "prague", "london"]
 
 

@@ -12,7 +12,7 @@ simultaneous) → reveal → scoring choices from the first seller clockwise →
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -67,6 +67,7 @@ from engines.dreadful_circus.model import (
     ChooseTargets,
     Decline,
     DraftPick,
+    Events,
     FinalAttraction,
     FirstAttraction,
     Inspect,
@@ -97,7 +98,7 @@ from engines.dreadful_circus.table import (
     take_options,
     tallies,
 )
-from engines.dreadful_circus.view import build_view
+from engines.dreadful_circus.view import build_view, view_key
 
 # ---- the engine -------------------------------------------------------------------------------
 
@@ -311,6 +312,15 @@ class DreadfulCircus(Engine[State, Any, Options]):
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate and apply one action on a copy; raise a `GameError` when refused."""
+        events: list[Event] = []
+        return Step(self._run(state, seat, action, events), events)
+
+    def play(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply(...).state` without making the events (a bot's playout reads none)."""
+        return self._run(state, seat, action, None)
+
+    def _run(self, state: State, seat: Seat, action: Any, events: Events) -> State:
+        """The move on a copy of `state`; its events into `events` unless None."""
         if isinstance(action, MoveWagon) and state.phase == "bid":
             if not self._may_move(state, seat):
                 raise IllegalAction(
@@ -320,9 +330,8 @@ class DreadfulCircus(Engine[State, Any, Options]):
         else:
             self.check_turn(state, seat)
         new = copy_state(state)
-        events: list[Event] = []
         handle(new, seat, action, events)
-        return Step(new, events)
+        return new
 
     # ---- view --------------------------------------------------------------------------------
 
@@ -340,6 +349,10 @@ class DreadfulCircus(Engine[State, Any, Options]):
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """What `seat` sees (None = spectator): public table plus that seat's secrets."""
         return build_view(self, state, seat)
+
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view is made of, as plain values (`view_key`)."""
+        return view_key(self, state, seat)
 
     # ---- outcome -----------------------------------------------------------------------------
 
