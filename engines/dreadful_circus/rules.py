@@ -172,20 +172,23 @@ class DreadfulCircus(Engine[State, Any, Options]):
     # ---- whose move --------------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        """Every seat that still owes a choice now (several in the simultaneous phases)."""
+        """Every seat that still owes a choice now (several in the simultaneous phases).
+        The bidders are everyone but a lone seller (`bidders`), read in one pass: a bot asks
+        this at every step of its playouts."""
         phase = state.phase
+        if phase == "bid":
+            lone = state.first_seller if state.second_seller is None else -1
+            return frozenset([s for s, at in enumerate(state.wagon_at) if at is None and s != lone])
+        if phase == "inspect":
+            return frozenset((sellers(state)[state.resolving],))
         if phase in ("draft", "first_attraction", "final"):
-            return frozenset(s for s in range(state.num_players) if not state.chosen[s])
+            return frozenset([s for s, done in enumerate(state.chosen) if not done])
         if phase == "offer":
             return frozenset(s for s in sellers(state) if not state.chosen[s])
-        if phase == "bid":
-            return frozenset(s for s in bidders(state) if state.wagon_at[s] is None)
-        if phase == "inspect":
-            return frozenset({sellers(state)[state.resolving]})
         if phase == "perform" and state.prompt is not None:
-            return frozenset({state.prompt.seat})
+            return frozenset((state.prompt.seat,))
         if phase == "scoring" and state.chooser is not None:
-            return frozenset({state.chooser})
+            return frozenset((state.chooser,))
         return frozenset()
 
     # ---- legal actions -----------------------------------------------------------------------
@@ -247,8 +250,9 @@ class DreadfulCircus(Engine[State, Any, Options]):
 
     def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
         """`legal_actions(state, seat)[rng.randbelow(n)]` (see `Engine.random_action`), building
-        only the bid drawn when bidding: the bids are every allowed offer times the menu."""
-        if state.phase == "bid" and not self._may_move(state, seat) and seat in self.to_act(state):
+        only the bid drawn when bidding: the bids are every allowed offer times the menu (a
+        bidder whose wagon is still at home may not move it, see `_may_move`)."""
+        if state.phase == "bid" and state.wagon_at[seat] is None and seat in self.to_act(state):
             offers = allowed_offers(state, seat)
             menu = bid_menu_of(tuple(state.screens[seat]))
             i = rng.randbelow(len(offers) * len(menu))
