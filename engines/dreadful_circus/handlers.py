@@ -65,6 +65,7 @@ from engines.dreadful_circus.model import (
     ChooseTargets,
     Decline,
     DraftPick,
+    Events,
     FinalAttraction,
     FirstAttraction,
     Inspect,
@@ -100,19 +101,23 @@ from engines.dreadful_circus.table import (
 
 
 def _simultaneous_pick(
-    state: State, seat: Seat, card: str | None, events: list[Event], mine: str | None = None
+    state: State, seat: Seat, card: str | None, events: Events, mine: str | None = None
 ) -> None:
     """Record `seat`'s secret choice: the others are told only that it has chosen, `seat`
     itself what (`mine`, with the card's name), unless `mine` is None."""
     state.choices[seat] = card
     state.chosen[seat] = True
-    events.append(Event.others(seat, state.num_players, tr("%(who)s has chosen."), who=who(seat)))
+    if events is not None:
+        events.append(
+            Event.others(seat, state.num_players, tr("%(who)s has chosen."), who=who(seat))
+        )
     if mine is not None:
         assert card is not None
-        events.append(Event.private(seat, mine, card=name_of(card)))
+        if events is not None:
+            events.append(Event.private(seat, mine, card=name_of(card)))
 
 
-def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Event]) -> None:
+def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: Events) -> None:
     """Draft: pick a card; when all have picked, pass the rest to the left."""
     if action.card not in state.packets[seat]:
         raise IllegalAction("That card is not in your draft packet.")
@@ -128,18 +133,18 @@ def do_draft_pick(state: State, seat: Seat, action: DraftPick, events: list[Even
     state.packets = [state.packets[(p - 1) % n] for p in range(n)]
     state.choices, state.chosen = [None] * n, [False] * n
     if any(state.packets):
-        events.append(Event.public("Everybody passes their remaining cards to the left."))
+        if events is not None:
+            events.append(Event.public("Everybody passes their remaining cards to the left."))
         return
     hands = state.picks
     redeal_without_attraction(state, hands, events)
     state.hands, state.packets, state.picks = hands, [], []
     state.phase = "first_attraction"
-    events.append(Event.public("The draft is over: each player picks a first Attraction."))
+    if events is not None:
+        events.append(Event.public("The draft is over: each player picks a first Attraction."))
 
 
-def do_first_attraction(
-    state: State, seat: Seat, action: FirstAttraction, events: list[Event]
-) -> None:
+def do_first_attraction(state: State, seat: Seat, action: FirstAttraction, events: Events) -> None:
     """Setup step 8: a secret first Attraction; revealed together when all have picked."""
     if action.card not in state.hands[seat] or not is_attraction(action.card):
         raise IllegalAction("Pick an Attraction from your hand.")
@@ -151,13 +156,14 @@ def do_first_attraction(
         assert card is not None
         state.hands[p].remove(card)
         state.areas[p].append(card)
-        events.append(
-            Event.public(tr("%(who)s opens with %(card)s."), who=who(p), card=name_of(card))
-        )
+        if events is not None:
+            events.append(
+                Event.public(tr("%(who)s opens with %(card)s."), who=who(p), card=name_of(card))
+            )
     start_round(state, events)
 
 
-def do_offer(state: State, seat: Seat, action: Offer, events: list[Event]) -> None:
+def do_offer(state: State, seat: Seat, action: Offer, events: Events) -> None:
     """Round step 1: a seller's secret offer; revealed together."""
     if action.card not in state.hands[seat]:
         raise IllegalAction("That card is not in your hand.")
@@ -166,7 +172,7 @@ def do_offer(state: State, seat: Seat, action: Offer, events: list[Event]) -> No
         reveal_offers(state, events)
 
 
-def do_bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> None:
+def do_bid(state: State, seat: Seat, action: Bid, events: Events) -> None:
     """Round step 2: fill the wagon secretly and place it; contents are then fixed."""
     if action.offer not in allowed_offers(state, seat):
         raise IllegalAction(
@@ -183,34 +189,41 @@ def do_bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> None:
     state.wagon_at[seat] = action.offer
     seller = sellers(state)[action.offer]
     card = name_of(state.offers[action.offer])
-    events += secret_pair(
-        state,
-        {seat},
-        Phrase(tr("You bid %(goods)s on %(card)s."), {"goods": goods_words(goods), "card": card}),
-        Phrase(
-            tr("%(who)s places a wagon at %(seller)s's %(card)s."),
-            {"who": who(seat), "seller": who(seller), "card": card},
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat},
+            Phrase(
+                tr("You bid %(goods)s on %(card)s."), {"goods": goods_words(goods), "card": card}
+            ),
+            Phrase(
+                tr("%(who)s places a wagon at %(seller)s's %(card)s."),
+                {"who": who(seat), "seller": who(seller), "card": card},
+            ),
+        )
     if all(state.wagon_at[b] is not None for b in bidders(state)):
-        events.append(Event.public("The last wagon is placed: the sellers resolve their offers."))
+        if events is not None:
+            events.append(
+                Event.public("The last wagon is placed: the sellers resolve their offers.")
+            )
         state.resolving, state.inspected, state.inspecting = 0, [], None
         start_resolution(state, events)
 
 
-def do_move_wagon(state: State, seat: Seat, action: MoveWagon, events: list[Event]) -> None:
+def do_move_wagon(state: State, seat: Seat, action: MoveWagon, events: Events) -> None:
     """Move a placed wagon to the other offer."""
     at = state.wagon_at[seat]
     if state.phase != "bid" or at is None:
         raise IllegalAction("Wagons can only be moved while bidding.")
     state.wagon_at[seat] = 1 - at
     card = name_of(state.offers[1 - at])
-    events.append(
-        Event.public(tr("%(who)s moves their wagon to %(card)s."), who=who(seat), card=card)
-    )
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s moves their wagon to %(card)s."), who=who(seat), card=card)
+        )
 
 
-def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -> None:
+def do_inspect(state: State, seat: Seat, action: Inspect, events: Events) -> None:
     """Round steps 3–4: the seller picks up one wagon at their offer and looks inside."""
     if state.inspecting is not None:
         raise IllegalAction("Accept or refuse the wagon you are looking at first.")
@@ -219,50 +232,55 @@ def do_inspect(state: State, seat: Seat, action: Inspect, events: list[Event]) -
         raise IllegalAction("Pick a wagon at your offer that you have not inspected yet.")
     state.inspecting = b
     state.wagon_seen[b] = [seat]
-    events.append(
-        Event.public(tr("%(who)s inspects %(bidder)s's wagon."), who=who(seat), bidder=who(b))
-    )
-    events.append(
-        Event.private(
-            seat,
-            tr("%(bidder)s's wagon holds %(goods)s."),
-            bidder=who(b),
-            goods=goods_words(state.wagons[b]),
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s inspects %(bidder)s's wagon."), who=who(seat), bidder=who(b))
         )
-    )
+        events.append(
+            Event.private(
+                seat,
+                tr("%(bidder)s's wagon holds %(goods)s."),
+                bidder=who(b),
+                goods=goods_words(state.wagons[b]),
+            )
+        )
 
 
-def do_accept(state: State, seat: Seat, action: Accept, events: list[Event]) -> None:
+def do_accept(state: State, seat: Seat, action: Accept, events: Events) -> None:
     """Accept: the seller takes the contents; the bidder wins; other wagons go home unopened."""
     b = state.inspecting
     if state.phase != "inspect" or b is None:
         raise IllegalAction("Inspect a wagon first.")
-    price = goods_words(state.wagons[b])
-    add_goods(state.screens[seat], state.wagons[b])
+    paid = state.wagons[b]
+    add_goods(state.screens[seat], paid)
     state.wagons[b] = empty_goods()
     state.wagon_at[b], state.wagon_seen[b] = None, []
     state.winners[state.resolving] = b
     card = name_of(state.offers[state.resolving])
-    events += secret_pair(
-        state,
-        {seat, b},
-        Phrase(
-            tr("%(who)s accepts %(bidder)s's wagon (%(price)s) for %(card)s."),
-            {"who": who(seat), "bidder": who(b), "price": price, "card": card},
-        ),
-        Phrase(
-            tr("%(who)s accepts %(bidder)s's wagon: %(bidder)s wins %(card)s."),
-            {"who": who(seat), "bidder": who(b), "card": card},
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat, b},
+            Phrase(
+                tr("%(who)s accepts %(bidder)s's wagon (%(price)s) for %(card)s."),
+                {"who": who(seat), "bidder": who(b), "price": goods_words(paid), "card": card},
+            ),
+            Phrase(
+                tr("%(who)s accepts %(bidder)s's wagon: %(bidder)s wins %(card)s."),
+                {"who": who(seat), "bidder": who(b), "card": card},
+            ),
+        )
     accept_triggers(state, seat, b, events)
     for other in wagons_at(state, state.resolving):
         return_wagon(state, other)
-        events.append(Event.public(tr("%(other)s's wagon goes back unopened."), other=who(other)))
+        if events is not None:
+            events.append(
+                Event.public(tr("%(other)s's wagon goes back unopened."), other=who(other))
+            )
     finish_offer(state, events)
 
 
-def do_refuse(state: State, seat: Seat, action: Refuse, events: list[Event]) -> None:
+def do_refuse(state: State, seat: Seat, action: Refuse, events: Events) -> None:
     """Refuse: the wagon goes back with its contents, for good."""
     b = state.inspecting
     if state.phase != "inspect" or b is None:
@@ -270,9 +288,10 @@ def do_refuse(state: State, seat: Seat, action: Refuse, events: list[Event]) -> 
     return_wagon(state, b)
     state.inspected.append(b)
     state.inspecting = None
-    events.append(
-        Event.public(tr("%(who)s refuses %(bidder)s's wagon."), who=who(seat), bidder=who(b))
-    )
+    if events is not None:
+        events.append(
+            Event.public(tr("%(who)s refuses %(bidder)s's wagon."), who=who(seat), bidder=who(b))
+        )
     if not wagons_at(state, state.resolving):
         discard_offer(state, events)
         finish_offer(state, events)
@@ -285,7 +304,7 @@ def _prompt(state: State, kind: str, what: str) -> Prompt:
     return prompt
 
 
-def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: list[Event]) -> None:
+def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: Events) -> None:
     """Name the targets of a loading Performance."""
     prompt = _prompt(state, "targets", trc("dreadful_circus", "choice of targets"))
     chosen = action.seats
@@ -299,7 +318,7 @@ def do_choose_targets(state: State, seat: Seat, action: ChooseTargets, events: l
         performance_done(state, prompt.card, events)
 
 
-def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None:
+def do_take(state: State, seat: Seat, action: Take, events: Events) -> None:
     """Take what the card allows from the loaded wagon being looked at."""
     prompt = _prompt(state, "take", trc("dreadful_circus", "take"))
     target = prompt.targets[prompt.index]
@@ -311,17 +330,19 @@ def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None
     for i, n in enumerate(goods):
         wagon[i] -= n
         state.screens[seat][i] += n
-    events += secret_pair(
-        state,
-        {seat, target},
-        Phrase(
-            tr("%(who)s takes %(goods)s from %(target)s's wagon."),
-            {"who": who(seat), "goods": goods_words(goods), "target": who(target)},
-        ),
-        Phrase(
-            tr("%(who)s takes from %(target)s's wagon."), {"who": who(seat), "target": who(target)}
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat, target},
+            Phrase(
+                tr("%(who)s takes %(goods)s from %(target)s's wagon."),
+                {"who": who(seat), "goods": goods_words(goods), "target": who(target)},
+            ),
+            Phrase(
+                tr("%(who)s takes from %(target)s's wagon."),
+                {"who": who(seat), "target": who(target)},
+            ),
+        )
     prompt.index += 1
     if prompt.index >= len(prompt.targets):
         if not after_takes(state, events):
@@ -329,7 +350,7 @@ def do_take(state: State, seat: Seat, action: Take, events: list[Event]) -> None
         continue_performances(state, events)
 
 
-def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Event]) -> None:
+def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: Events) -> None:
     """Sticky-Fingered Monkey: one more item from one loaded wagon."""
     prompt = _prompt(state, "extra", trc("dreadful_circus", "Sticky-Fingered Monkey take"))
     if action.seat not in prompt.targets:
@@ -339,58 +360,61 @@ def do_take_extra(state: State, seat: Seat, action: TakeExtra, events: list[Even
         raise IllegalAction("That wagon holds no such item.")
     state.wagons[action.seat][i] -= 1
     state.screens[seat][i] += 1
-    events += secret_pair(
-        state,
-        {seat, action.seat},
-        Phrase(
-            tr("Sticky-Fingered Monkey: %(who)s takes %(item)s from %(target)s."),
-            {
-                "who": who(seat),
-                "item": goods_words(items_to_goods([action.item])),
-                "target": who(action.seat),
-            },
-        ),
-        Phrase(
-            tr("Sticky-Fingered Monkey: %(who)s takes one more item from %(target)s."),
-            {"who": who(seat), "target": who(action.seat)},
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat, action.seat},
+            Phrase(
+                tr("Sticky-Fingered Monkey: %(who)s takes %(item)s from %(target)s."),
+                {
+                    "who": who(seat),
+                    "item": goods_words(items_to_goods([action.item])),
+                    "target": who(action.seat),
+                },
+            ),
+            Phrase(
+                tr("Sticky-Fingered Monkey: %(who)s takes one more item from %(target)s."),
+                {"who": who(seat), "target": who(action.seat)},
+            ),
+        )
     unload(state)
     performance_done(state, prompt.card, events)
 
 
-def do_decline(state: State, seat: Seat, action: Decline, events: list[Event]) -> None:
+def do_decline(state: State, seat: Seat, action: Decline, events: Events) -> None:
     """Decline a "may" effect (Monkey, Vanishing Cabinet, Encore!, Resurrection Show)."""
     prompt = state.prompt
     if state.phase != "perform" or prompt is None:
         raise IllegalAction("There is nothing to decline now.")
     if prompt.kind not in ("extra", "swap", "encore", "resurrect"):
         raise IllegalAction("This effect is compulsory.")
-    events.append(Event.public(tr("%(who)s declines."), who=who(seat)))
+    if events is not None:
+        events.append(Event.public(tr("%(who)s declines."), who=who(seat)))
     if prompt.kind == "extra":
         unload(state)
     performance_done(state, prompt.card, events)
 
 
-def do_steal(state: State, seat: Seat, action: Steal, events: list[Event]) -> None:
+def do_steal(state: State, seat: Seat, action: Steal, events: Events) -> None:
     """Candy Thieves: move a Collection card into your area."""
     prompt = _prompt(state, "steal", trc("dreadful_circus", "theft"))
     if (action.seat, action.card) not in steal_options(state, seat):
         raise IllegalAction("You cannot take that card.")
     state.areas[action.seat].remove(action.card)
     state.areas[seat].append(action.card)
-    events.append(
-        Event.public(
-            tr("%(who)s takes %(card)s from %(target)s's area."),
-            who=who(seat),
-            card=name_of(action.card),
-            target=who(action.seat),
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s takes %(card)s from %(target)s's area."),
+                who=who(seat),
+                card=name_of(action.card),
+                target=who(action.seat),
+            )
         )
-    )
     performance_done(state, prompt.card, events)
 
 
-def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None:
+def do_swap(state: State, seat: Seat, action: Swap, events: Events) -> None:
     """Vanishing Cabinet: swap two Attractions between areas."""
     prompt = _prompt(state, "swap", trc("dreadful_circus", "swap"))
     if (action.card, action.seat, action.their_card) not in swap_options(state, seat):
@@ -398,30 +422,32 @@ def do_swap(state: State, seat: Seat, action: Swap, events: list[Event]) -> None
     mine, theirs = state.areas[seat], state.areas[action.seat]
     mine[mine.index(action.card)] = action.their_card
     theirs[theirs.index(action.their_card)] = action.card
-    events.append(
-        Event.public(
-            tr("%(who)s swaps %(card)s for %(target)s's %(their_card)s."),
-            who=who(seat),
-            card=name_of(action.card),
-            target=who(action.seat),
-            their_card=name_of(action.their_card),
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s swaps %(card)s for %(target)s's %(their_card)s."),
+                who=who(seat),
+                card=name_of(action.card),
+                target=who(action.seat),
+                their_card=name_of(action.their_card),
+            )
         )
-    )
     performance_done(state, prompt.card, events)
 
 
-def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None:
+def do_play(state: State, seat: Seat, action: Play, events: Events) -> None:
     """Encore!: play a card from hand (Attraction to the area, Performance resolved at once)."""
     prompt = _prompt(state, "encore", trc("dreadful_circus", "Encore! play"))
     hand = state.hands[seat]
     if action.card not in hand:
         raise IllegalAction("That card is not in your hand.")
     hand.remove(action.card)
-    events.append(
-        Event.public(
-            tr("%(who)s plays %(card)s from hand."), who=who(seat), card=name_of(action.card)
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s plays %(card)s from hand."), who=who(seat), card=name_of(action.card)
+            )
         )
-    )
     finish_performance(state, prompt.card, events)
     if is_attraction(action.card):
         state.areas[seat].append(action.card)
@@ -430,20 +456,23 @@ def do_play(state: State, seat: Seat, action: Play, events: list[Event]) -> None
     continue_performances(state, events)
 
 
-def do_resurrect(state: State, seat: Seat, action: Resurrect, events: list[Event]) -> None:
+def do_resurrect(state: State, seat: Seat, action: Resurrect, events: Events) -> None:
     """Resurrection Show: an Attraction from the discard pile into your area."""
     prompt = _prompt(state, "resurrect", trc("dreadful_circus", "Resurrection Show choice"))
     if action.card not in state.discard or not is_attraction(action.card):
         raise IllegalAction("Pick an Attraction from the discard pile.")
     state.discard.remove(action.card)
     state.areas[seat].append(action.card)
-    events.append(
-        Event.public(tr("%(who)s brings back %(card)s."), who=who(seat), card=name_of(action.card))
-    )
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s brings back %(card)s."), who=who(seat), card=name_of(action.card)
+            )
+        )
     performance_done(state, prompt.card, events)
 
 
-def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -> None:
+def do_alchemy(state: State, seat: Seat, action: Alchemy, events: Events) -> None:
     """Alchemist: 0–3 copper become silver, then 1 copper."""
     prompt = _prompt(state, "alchemy", trc("dreadful_circus", "Alchemist choice"))
     screen = state.screens[seat]
@@ -452,17 +481,18 @@ def do_alchemy(state: State, seat: Seat, action: Alchemy, events: list[Event]) -
     screen[COPPER] -= action.copper
     screen[SILVER] += action.copper
     screen[COPPER] += 1
-    events.append(
-        Event.public(
-            tr("%(who)s turns %(copper)s copper into silver and takes 1 copper."),
-            who=who(seat),
-            copper=action.copper,
+    if events is not None:
+        events.append(
+            Event.public(
+                tr("%(who)s turns %(copper)s copper into silver and takes 1 copper."),
+                who=who(seat),
+                copper=action.copper,
+            )
         )
-    )
     performance_done(state, prompt.card, events)
 
 
-def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None:
+def do_keep(state: State, seat: Seat, action: Keep, events: Events) -> None:
     """Tightrope Walker: keep 2 of the drawn contracts, return the others."""
     prompt = _prompt(state, "keep", trc("dreadful_circus", "Tightrope Walker choice"))
     if sorted(action.cities) not in [sorted(o) for o in keep_options(prompt.drawn)]:
@@ -473,22 +503,21 @@ def do_keep(state: State, seat: Seat, action: Keep, events: list[Event]) -> None
     give_contracts(state, seat, kept)
     for ci in range(len(CITIES)):
         state.bag[ci] += prompt.drawn[ci] - kept[ci]
-    events += secret_pair(
-        state,
-        {seat},
-        Phrase(tr("You keep %(contracts)s."), {"contracts": contracts_words(kept)}),
-        Phrase(
-            tr("%(who)s keeps 2 contracts and returns %(count)s to the bag."),
-            {"who": who(seat), "count": sum(prompt.drawn) - 2},
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat},
+            Phrase(tr("You keep %(contracts)s."), {"contracts": contracts_words(kept)}),
+            Phrase(
+                tr("%(who)s keeps 2 contracts and returns %(count)s to the bag."),
+                {"who": who(seat), "count": sum(prompt.drawn) - 2},
+            ),
+        )
     prompt.drawn = []
     performance_done(state, prompt.card, events)
 
 
-def do_return_contracts(
-    state: State, seat: Seat, action: ReturnContracts, events: list[Event]
-) -> None:
+def do_return_contracts(state: State, seat: Seat, action: ReturnContracts, events: Events) -> None:
     """Wheel of Fortune: return contracts, draw as many plus one."""
     prompt = _prompt(state, "wheel", trc("dreadful_circus", "Wheel of Fortune choice"))
     counts = action.counts()
@@ -500,24 +529,23 @@ def do_return_contracts(
         state.bag[ci] += n
     drawn = draw_contracts(state, sum(counts) + 1)
     give_contracts(state, seat, drawn)
-    events += secret_pair(
-        state,
-        {seat},
-        Phrase(
-            tr("You return %(contracts)s and draw %(contracts2)s."),
-            {"contracts": contracts_words(counts), "contracts2": contracts_words(drawn)},
-        ),
-        Phrase(
-            tr("%(who)s returns %(count)s contracts and draws %(count2)s."),
-            {"who": who(seat), "count": sum(counts), "count2": sum(drawn)},
-        ),
-    )
+    if events is not None:
+        events += secret_pair(
+            state,
+            {seat},
+            Phrase(
+                tr("You return %(contracts)s and draw %(contracts2)s."),
+                {"contracts": contracts_words(counts), "contracts2": contracts_words(drawn)},
+            ),
+            Phrase(
+                tr("%(who)s returns %(count)s contracts and draws %(count2)s."),
+                {"who": who(seat), "count": sum(counts), "count2": sum(drawn)},
+            ),
+        )
     performance_done(state, prompt.card, events)
 
 
-def do_final_attraction(
-    state: State, seat: Seat, action: FinalAttraction, events: list[Event]
-) -> None:
+def do_final_attraction(state: State, seat: Seat, action: FinalAttraction, events: Events) -> None:
     """Final step 1: a secret last Attraction (or none); revealed together."""
     if action.card is not None and (
         action.card not in state.hands[seat] or not is_attraction(action.card)
@@ -550,16 +578,17 @@ SLOT_WORDS: dict[str, str] = {
 
 
 def _record_choice(
-    state: State, seat: Seat, key: str, value: str, text: Phrase, events: list[Event]
+    state: State, seat: Seat, key: str, value: str, text: Phrase, events: Events
 ) -> None:
     state.scoring_choices[seat][key] = value
-    events.append(Event.public(tr("%(who)s: %(choice)s."), who=who(seat), choice=text))
+    if events is not None:
+        events.append(Event.public(tr("%(who)s: %(choice)s."), who=who(seat), choice=text))
     if next_scoring_slot(state, seat) is None:
         state.choosers_done += 1
         advance_chooser(state, events)
 
 
-def do_choose_design(state: State, seat: Seat, action: ChooseDesign, events: list[Event]) -> None:
+def do_choose_design(state: State, seat: Seat, action: ChooseDesign, events: Events) -> None:
     """Crystal Balls counts as a Collection card of this design."""
     key, options = _slot(state, seat, "design")
     if action.design not in options:
@@ -570,7 +599,7 @@ def do_choose_design(state: State, seat: Seat, action: ChooseDesign, events: lis
     _record_choice(state, seat, key, action.design, text, events)
 
 
-def do_choose_city(state: State, seat: Seat, action: ChooseCity, events: list[Event]) -> None:
+def do_choose_city(state: State, seat: Seat, action: ChooseCity, events: Events) -> None:
     """Rainbow Bridge (or a copy of it) counts as a contract of this type."""
     key, _ = _slot(state, seat, "city")
     text = Phrase(
@@ -579,7 +608,7 @@ def do_choose_city(state: State, seat: Seat, action: ChooseCity, events: list[Ev
     _record_choice(state, seat, key, action.city, text, events)
 
 
-def do_choose_copy(state: State, seat: Seat, action: ChooseCopy, events: list[Event]) -> None:
+def do_choose_copy(state: State, seat: Seat, action: ChooseCopy, events: Events) -> None:
     """Distorting Mirrors / Twisted Corridors copies this Attraction's scoring effect."""
     key, options = _slot(state, seat, "copy")
     value = f"{action.seat}:{action.card}"
@@ -609,7 +638,7 @@ PHASE_OF: dict[type[Any], tuple[str, str]] = {
 first; the other actions' handlers check their own, more particular, moment)."""
 
 
-def handle(state: State, seat: Seat, action: Any, events: list[Event]) -> None:
+def handle(state: State, seat: Seat, action: Any, events: Events) -> None:
     """Apply `action` for `seat` on the fresh copy `state` (one handler per action type)."""
     phase = PHASE_OF.get(type(action))
     if phase is not None and state.phase != phase[0]:

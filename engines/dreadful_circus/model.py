@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, Rng, tr
+from engines.core import ActionModel, Event, PlainModel, Rng, tr
 
 Phase = Literal[
     "draft", "first_attraction", "offer", "bid", "inspect", "perform", "final", "scoring", "over"
@@ -21,6 +21,8 @@ PromptKind = Literal[
 ]
 Metal = Literal["copper", "silver", "gold"]
 City = Literal["berlin", "paris", "vegas", "prague", "london"]
+Events = list[Event] | None
+"""Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
 Item = Literal["copper", "silver", "gold", "berlin", "paris", "vegas", "prague", "london"]
 
 
@@ -32,7 +34,7 @@ class Options(BaseModel):
     draft: bool = Field(default=False, description=tr("Draft the starting hands"))
 
 
-class Prompt(BaseModel):
+class Prompt(PlainModel):
     """A decision the resolver of a Performance owes now."""
 
     kind: PromptKind
@@ -48,14 +50,14 @@ class Prompt(BaseModel):
     """For `keep` (Tightrope Walker): the contracts drawn, by city, seen by the resolver only."""
 
 
-class Pending(BaseModel):
+class Pending(PlainModel):
     """A won (or Encore-played) Performance waiting to be resolved."""
 
     seat: int
     card: str
 
 
-class State(BaseModel):
+class State(PlainModel):
     """The full state of a Dreadful Circus game."""
 
     num_players: int

@@ -12,7 +12,7 @@ simultaneous) → reveal → scoring choices from the first seller clockwise →
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -28,6 +28,7 @@ from engines.core import (
     Seat,
     Step,
     copy_state,
+    interned,
     rank_by,
     tr,
 )
@@ -66,6 +67,7 @@ from engines.dreadful_circus.model import (
     ChooseTargets,
     Decline,
     DraftPick,
+    Events,
     FinalAttraction,
     FirstAttraction,
     Inspect,
@@ -86,7 +88,7 @@ from engines.dreadful_circus.model import (
 from engines.dreadful_circus.scoring import parse_copy, score_all, tie_break_key
 from engines.dreadful_circus.table import (
     allowed_offers,
-    bid_menu,
+    bid_menu_of,
     bidders,
     keep_options,
     next_scoring_slot,
@@ -96,7 +98,7 @@ from engines.dreadful_circus.table import (
     take_options,
     tallies,
 )
-from engines.dreadful_circus.view import build_view
+from engines.dreadful_circus.view import build_view, view_key
 
 # ---- the engine -------------------------------------------------------------------------------
 
@@ -170,53 +172,53 @@ class DreadfulCircus(Engine[State, Any, Options]):
     # ---- whose move --------------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        """Every seat that still owes a choice now (several in the simultaneous phases)."""
+        """Every seat that still owes a choice now (several in the simultaneous phases).
+        The bidders are everyone but a lone seller (`bidders`), read in one pass: a bot asks
+        this at every step of its playouts."""
         phase = state.phase
+        if phase == "bid":
+            lone = state.first_seller if state.second_seller is None else -1
+            return frozenset([s for s, at in enumerate(state.wagon_at) if at is None and s != lone])
+        if phase == "inspect":
+            return frozenset((sellers(state)[state.resolving],))
         if phase in ("draft", "first_attraction", "final"):
-            return frozenset(s for s in range(state.num_players) if not state.chosen[s])
+            return frozenset([s for s, done in enumerate(state.chosen) if not done])
         if phase == "offer":
             return frozenset(s for s in sellers(state) if not state.chosen[s])
-        if phase == "bid":
-            return frozenset(s for s in bidders(state) if state.wagon_at[s] is None)
-        if phase == "inspect":
-            return frozenset({sellers(state)[state.resolving]})
         if phase == "perform" and state.prompt is not None:
-            return frozenset({state.prompt.seat})
+            return frozenset((state.prompt.seat,))
         if phase == "scoring" and state.chooser is not None:
-            return frozenset({state.chooser})
+            return frozenset((state.chooser,))
         return frozenset()
 
     # ---- legal actions -----------------------------------------------------------------------
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
-        """Every legal action of `seat`; bids are canonicalised (see `bid_menu`)."""
+        """Every legal action of `seat`; bids are canonicalised (see `bid_menu`). Actions with
+        plain fields are shared instances (`interned`): a bot lists them at every step."""
         if state.phase == "bid" and self._may_move(state, seat):
-            return [MoveWagon()]
+            return [interned(MoveWagon)]
         if seat not in self.to_act(state):
             return []
         phase = state.phase
         if phase == "draft":
-            return [DraftPick(card=c) for c in dict.fromkeys(state.packets[seat])]
+            return [interned(DraftPick, card=c) for c in dict.fromkeys(state.packets[seat])]
         if phase == "first_attraction":
             return [
-                FirstAttraction(card=c)
+                interned(FirstAttraction, card=c)
                 for c in dict.fromkeys(state.hands[seat])
                 if is_attraction(c)
             ]
         if phase == "offer":
-            return [Offer(card=c) for c in dict.fromkeys(state.hands[seat])]
+            return [interned(Offer, card=c) for c in dict.fromkeys(state.hands[seat])]
         if phase == "bid":
-            menu = bid_menu(state.screens[seat])
-            return [
-                Bid(offer=o, **dict(zip(ITEMS, goods, strict=True)))
-                for o in allowed_offers(state, seat)
-                for goods in menu
-            ]
+            menu = bid_menu_of(tuple(state.screens[seat]))
+            return [_bid(o, goods) for o in allowed_offers(state, seat) for goods in menu]
         if phase == "inspect":
             if state.inspecting is not None:
-                return [Accept(), Refuse()]
+                return [interned(Accept), interned(Refuse)]
             return [
-                Inspect(bidder=b)
+                interned(Inspect, bidder=b)
                 for b in wagons_at(state, state.resolving)
                 if b not in state.inspected
             ]
@@ -224,15 +226,17 @@ class DreadfulCircus(Engine[State, Any, Options]):
             return self.prompt_actions(state)
         if phase == "final":
             cards = [c for c in dict.fromkeys(state.hands[seat]) if is_attraction(c)]
-            return [FinalAttraction(card=c) for c in cards] + [FinalAttraction(card=None)]
+            return [interned(FinalAttraction, card=c) for c in cards] + [
+                interned(FinalAttraction, card=None)
+            ]
         if phase == "scoring":
             slot = next_scoring_slot(state, seat)
             assert slot is not None
             _key, kind, options = slot
             if kind == "design":
-                return [ChooseDesign(design=d) for d in options]
+                return [interned(ChooseDesign, design=d) for d in options]
             if kind == "city":
-                return [ChooseCity(city=c) for c in options]
+                return [interned(ChooseCity, city=c) for c in options]
             return [ChooseCopy(seat=parse_copy(o)[0], card=parse_copy(o)[1]) for o in options]
         return []
 
@@ -243,6 +247,17 @@ class DreadfulCircus(Engine[State, Any, Options]):
             and len(allowed_offers(state, seat)) == 2
             and bool(self.to_act(state))
         )
+
+    def random_action(self, state: State, seat: Seat, rng: Rng) -> Any:
+        """`legal_actions(state, seat)[rng.randbelow(n)]` (see `Engine.random_action`), building
+        only the bid drawn when bidding: the bids are every allowed offer times the menu (a
+        bidder whose wagon is still at home may not move it, see `_may_move`)."""
+        if state.phase == "bid" and state.wagon_at[seat] is None and seat in self.to_act(state):
+            offers = allowed_offers(state, seat)
+            menu = bid_menu_of(tuple(state.screens[seat]))
+            i = rng.randbelow(len(offers) * len(menu))
+            return _bid(offers[i // len(menu)], menu[i % len(menu)])
+        return super().random_action(state, seat, rng)
 
     def prompt_actions(self, state: State) -> list[Any]:
         """The answers to the open Performance prompt."""
@@ -261,25 +276,29 @@ class DreadfulCircus(Engine[State, Any, Options]):
             wagon = state.wagons[prompt.targets[prompt.index]]
             return [Take(items=o) for o in take_options(prompt.card, wagon)]
         if kind == "extra":
-            extra: list[Any] = [Decline()]
+            extra: list[Any] = [interned(Decline)]
             for t in prompt.targets:
                 for i, item in enumerate(ITEMS):
                     if state.wagons[t][i]:
-                        extra.append(TakeExtra(seat=t, item=item))
+                        extra.append(interned(TakeExtra, seat=t, item=item))
             return extra
         if kind == "steal":
             return [Steal(seat=p, card=c) for p, c in steal_options(state, seat)]
         if kind == "swap":
-            swaps: list[Any] = [Decline()]
+            swaps: list[Any] = [interned(Decline)]
             swaps += [Swap(card=m, seat=p, their_card=t) for m, p, t in swap_options(state, seat)]
             return swaps
         if kind == "encore":
-            return [Decline()] + [Play(card=c) for c in dict.fromkeys(state.hands[seat])]
+            return [interned(Decline)] + [
+                interned(Play, card=c) for c in dict.fromkeys(state.hands[seat])
+            ]
         if kind == "resurrect":
             cards = [c for c in dict.fromkeys(state.discard) if is_attraction(c)]
-            return [Decline()] + [Resurrect(card=c) for c in cards]
+            return [interned(Decline)] + [interned(Resurrect, card=c) for c in cards]
         if kind == "alchemy":
-            return [Alchemy(copper=k) for k in range(min(3, state.screens[seat][COPPER]) + 1)]
+            return [
+                interned(Alchemy, copper=k) for k in range(min(3, state.screens[seat][COPPER]) + 1)
+            ]
         if kind == "keep":
             return [Keep(cities=o) for o in keep_options(prompt.drawn)]
         # wheel: return nothing, one of a city, all of a city, or everything
@@ -297,6 +316,15 @@ class DreadfulCircus(Engine[State, Any, Options]):
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
         """Validate and apply one action on a copy; raise a `GameError` when refused."""
+        events: list[Event] = []
+        return Step(self._run(state, seat, action, events), events)
+
+    def play(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply(...).state` without making the events (a bot's playout reads none)."""
+        return self._run(state, seat, action, None)
+
+    def _run(self, state: State, seat: Seat, action: Any, events: Events) -> State:
+        """The move on a copy of `state`; its events into `events` unless None."""
         if isinstance(action, MoveWagon) and state.phase == "bid":
             if not self._may_move(state, seat):
                 raise IllegalAction(
@@ -306,9 +334,8 @@ class DreadfulCircus(Engine[State, Any, Options]):
         else:
             self.check_turn(state, seat)
         new = copy_state(state)
-        events: list[Event] = []
         handle(new, seat, action, events)
-        return Step(new, events)
+        return new
 
     # ---- view --------------------------------------------------------------------------------
 
@@ -326,6 +353,10 @@ class DreadfulCircus(Engine[State, Any, Options]):
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """What `seat` sees (None = spectator): public table plus that seat's secrets."""
         return build_view(self, state, seat)
+
+    def information_key(self, state: State, seat: Seat) -> Hashable:
+        """What `seat`'s view is made of, as plain values (`view_key`)."""
+        return view_key(self, state, seat)
 
     # ---- outcome -----------------------------------------------------------------------------
 
@@ -367,6 +398,17 @@ class DreadfulCircus(Engine[State, Any, Options]):
     def action_text(self, action: Any) -> str:
         """Short canonical text of an action."""
         return action_text(action)
+
+
+_BIDS: dict[tuple[int, tuple[int, ...]], Bid] = {}
+
+
+def _bid(offer: int, goods: tuple[int, ...]) -> Bid:
+    """The one shared `Bid` of these goods on this offer (actions are immutable)."""
+    found = _BIDS.get((offer, goods))
+    if found is None:
+        found = _BIDS[(offer, goods)] = Bid(offer=offer, **dict(zip(ITEMS, goods, strict=True)))
+    return found
 
 
 # ---- text forms ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ target menus, the next scoring slot. Pure queries on a state.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from engines.core import (
@@ -104,6 +105,13 @@ def bid_menu(screen: list[int]) -> list[list[int]]:
     if sum(screen) and list(screen) not in menu:
         menu.append(list(screen))
     return menu or [empty_goods()]
+
+
+@lru_cache(maxsize=4096)
+def bid_menu_of(screen: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`bid_menu` of a screen given as a tuple, kept once made (a bot's playouts list the
+    bids at every bidding step, and screens repeat)."""
+    return tuple(tuple(goods) for goods in bid_menu(list(screen)))
 
 
 def next_seller(state: State, holder: Seat, exclude: Seat | None) -> Seat | None:

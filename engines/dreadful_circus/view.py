@@ -3,7 +3,8 @@ and the decision it owes now."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 from engines.core import JSON, Seat
 from engines.dreadful_circus.cards import CITIES
@@ -147,3 +148,74 @@ def prompt_view(engine: DreadfulCircus, state: State, seat: Seat) -> JSON | None
     if phase == "bid":
         return {"kind": "bid", "offers": allowed_offers(state, seat)}
     return {"kind": phase}
+
+
+def view_key(engine: DreadfulCircus, state: State, seat: Seat) -> Hashable:
+    """What `build_view(engine, state, seat)` and the view's header are made of, as plain
+    values (the hard bot's tree key, see `Engine.information_key`): equal exactly when the
+    views are. Goods as their eight counts (the view's dictionaries of them are the same
+    counts by name); the view itself once the game is over (the scores, rarely keyed)."""
+    if state.phase == "over":
+        return repr(engine.view(state, seat))
+    phase = state.phase
+    seller_list = sellers(state)
+    simultaneous = phase in ("draft", "first_attraction", "offer", "final")
+    revealed = state.revealed
+    players = tuple(
+        (
+            tuple(state.areas[p]),
+            len(state.hands[p]),
+            state.chosen[p] if simultaneous else None,
+            state.wagon_at[p],
+            tuple(state.wagons[p]) if seat == p or seat in state.wagon_seen[p] else None,
+            tuple(state.screens[p]) if revealed else None,
+            tuple(state.scoring_choices[p].items()),
+        )
+        for p in range(state.num_players)
+    )
+    offers: tuple[Any, ...] = ()
+    if phase == "offer":
+        offers = tuple(state.chosen[s] for s in seller_list)
+    elif state.offers:
+        offers = tuple(
+            (state.offers[i], state.winners[i], i < state.resolving)
+            for i in range(len(seller_list))
+        )
+    inspection = None
+    if phase == "inspect":
+        inspection = (
+            state.resolving,
+            seller_list[state.resolving],
+            tuple(state.inspected),
+            state.inspecting,
+        )
+    pr = state.prompt
+    performance = None if pr is None else (pr.seat, pr.card, pr.kind, tuple(pr.targets))
+    you = (
+        tuple(state.screens[seat]),
+        tuple(state.hands[seat]),
+        state.choices[seat],
+        state.chosen[seat],
+        tuple(state.packets[seat]) if state.packets else (),
+        tuple(state.picks[seat]) if state.picks else (),
+    )
+    prompt = prompt_view(engine, state, seat)
+    return (
+        tuple(sorted(engine.to_act(state))),
+        tuple(sorted(engine.chosen(state))),
+        phase,
+        state.round,
+        state.draft,
+        state.first_seller,
+        state.second_seller,
+        players,
+        offers,
+        sum(state.bag),
+        len(state.deck),
+        tuple(state.discard),
+        tuple((q.seat, q.card) for q in state.queue),
+        inspection,
+        performance,
+        you,
+        None if prompt is None else repr(prompt),
+    )
