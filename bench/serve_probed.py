@@ -20,6 +20,9 @@ one as it ends) it prints the figures since the last one and starts again:
   p50/p99/max of each, ms, from the call to its return (a move's write, a rematch's reads);
   every statement on the app's engine, reads and writes apart (wall time, and the loop
   thread's CPU time in it); how long the SQLite write gate was held (wall, loop CPU);
+- where the holder of the SQLite write gate was suspended, if it was, when the lag probe
+  ran (its task's coroutines, innermost first): a holder that waits for a turn of the loop
+  keeps every other writer waiting that long;
 - the loop thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
   run queue, /proc schedstat): what a loaded machine takes from the server;
 - the CPU time of each of the process's threads since the last signal (from /proc): the loop's
@@ -63,6 +66,7 @@ class Probes:
     def reset(self) -> None:
         self.lags: list[float] = []
         self.slow: list[tuple[float, str]] = []
+        self.suspended: dict[str, int] = defaultdict(int)
         self.calls: dict[str, list[float]] = defaultdict(list)
         self.threads = thread_cpu()
         self.sched = loop_schedstat()
@@ -89,6 +93,12 @@ class Probes:
         )
         for seconds, where in slow[:8]:
             lines.append(f"    {seconds * 1000:6.1f} ms  {where[:150]}")
+        if self.suspended:
+            lines.append(
+                "  where a holder of the gate was suspended (seen by the lag probe, samples):"
+            )
+            for where, n in sorted(self.suspended.items(), key=lambda kv: -kv[1])[:6]:
+                lines.append(f"    {n:5d}  {where[:300]}")
         from app.store import sqlite
 
         lines.append(
@@ -156,12 +166,30 @@ def probe_callbacks() -> None:
     asyncio.events.Handle._run = _run  # type: ignore[method-assign]
 
 
+GATE_HOLDER: dict[str, Any] = {}
+
+
 async def lag_probe(every: float = 0.005) -> None:
     clock = time.perf_counter
     while True:
         t0 = clock()
         await asyncio.sleep(every)
         PROBES.lags.append(clock() - t0 - every)
+        holder = GATE_HOLDER.get("task")
+        gate = GATE_HOLDER.get("gate")
+        if holder is not None and gate is not None and gate.locked and not holder.done():
+            frames: list[Any] = []
+            coro = holder.get_coro()
+            while coro is not None and len(frames) < 60:
+                frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                if frame is not None:
+                    frames.append(frame)
+                coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            where = " < ".join(
+                f"{f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno} {f.f_code.co_name}"
+                for f in reversed(frames[-8:])
+            )
+            PROBES.suspended[where] += 1
 
 
 def probe_store(store: Any) -> None:
@@ -235,6 +263,8 @@ def probe_gate() -> None:
         ok = take(self)
         if ok:
             self._probe = (clock(), None, time.thread_time())
+            GATE_HOLDER["task"] = asyncio.current_task()
+            GATE_HOLDER["gate"] = self
         return ok
 
     async def acquire_(self: Any) -> None:
