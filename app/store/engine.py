@@ -83,7 +83,7 @@ class LiteSessions(async_sessionmaker[AsyncSession]):
     caller's task. SQLAlchemy's does both in a task of its own: the commit then waited a turn
     of the event loop, with the process's SQLite write gate held all that while (a turn is
     tens of milliseconds on a saturated server, and every move waiting to be written waited
-    with it: bench/serve_probed.py saw set-up writes hold the gate 50–340 ms). The commit runs
+    with it: bench/serve_probed.py saw set-up writes hold the gate up to 390 ms). The commit runs
     on the loop's thread and gives the gate back (app/store/sqlite.py)."""
 
     def begin(self) -> _Begun:  # type: ignore[override]
