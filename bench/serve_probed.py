@@ -12,14 +12,20 @@ one as it ends) it prints the figures since the last one and starts again:
 
 - the event loop's lag: a task asks to wake every 5 ms and records how late it wakes
   (p50/p99/max, ms): what any callback, a state sent or an act read, waits for its turn;
-- callbacks that held the loop 10 ms or more (count, the worst and where it came from):
-  whatever blocks the loop (asyncio's own loop only: under uvloop, which uvicorn takes when
-  it is installed, callbacks cannot be timed), the SQLite write gate's holds of 10 ms or more
-  (and who held it) and statements that took 5 ms or more of the loop's CPU;
+  and the same lateness counted in the loop thread's CPU (the CPU it spent meanwhile, less
+  the 5 ms): about what the lag would be with a core of its own, without the kernel's waits;
+- callbacks that took 10 ms or more of the loop's CPU (count, the worst and where it came
+  from): whatever blocks the loop (`--loop asyncio` only: under uvloop, which uvicorn takes
+  when it is installed, callbacks cannot be timed), the SQLite write gate's holds of 10 ms or
+  more (and who held it), statements that took 5 ms or more of the loop's CPU, and the
+  cyclic garbage collector's collections of 10 ms or more (all of them timed by generation);
 - the store's calls (every coroutine method of the `Store` the app made, wrapped): count and
   p50/p99/max of each, ms, from the call to its return (a move's write, a rematch's reads);
   every statement on the app's engine, reads and writes apart (wall time, and the loop
   thread's CPU time in it); how long the SQLite write gate was held (wall, loop CPU);
+- where the holder of the SQLite write gate was suspended, if it was, when the lag probe
+  ran (its task's coroutines, innermost first): a holder that waits for a turn of the loop
+  keeps every other writer waiting that long;
 - the loop thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
   run queue, /proc schedstat): what a loaded machine takes from the server;
 - the CPU time of each of the process's threads since the last signal (from /proc): the loop's
@@ -62,7 +68,9 @@ class Probes:
 
     def reset(self) -> None:
         self.lags: list[float] = []
+        self.cpu_lags: list[float] = []
         self.slow: list[tuple[float, str]] = []
+        self.suspended: dict[str, int] = defaultdict(int)
         self.calls: dict[str, list[float]] = defaultdict(list)
         self.threads = thread_cpu()
         self.sched = loop_schedstat()
@@ -81,14 +89,26 @@ class Probes:
             f"  loop lag ms: n {len(lag)} p50 {pct(lag, 0.5):.1f} p95 {pct(lag, 0.95):.1f} "
             f"p99 {pct(lag, 0.99):.1f} max {max(lag, default=0):.1f}"
         )
+        lag = [x * 1000 for x in self.cpu_lags]
+        lines.append(
+            f"  loop lag in the loop's CPU (what it would be with a core of its own) ms: "
+            f"p50 {pct(lag, 0.5):.1f} p95 {pct(lag, 0.95):.1f} p99 {pct(lag, 0.99):.1f} "
+            f"max {max(lag, default=0):.1f}"
+        )
         slow = sorted(self.slow, reverse=True)
         total = sum(s for s, _ in slow)
         lines.append(
-            f"  slow (callbacks >= {SLOW * 1000:.0f} ms, not under uvloop; gate holds; "
+            f"  slow (callbacks >= {SLOW * 1000:.0f} ms cpu, not under uvloop; gate holds; gc; "
             f"statements >= 5 ms cpu): {len(slow)} ({total * 1000:.0f} ms in all)"
         )
         for seconds, where in slow[:8]:
             lines.append(f"    {seconds * 1000:6.1f} ms  {where[:150]}")
+        if self.suspended:
+            lines.append(
+                "  where a holder of the gate was suspended (seen by the lag probe, samples):"
+            )
+            for where, n in sorted(self.suspended.items(), key=lambda kv: -kv[1])[:6]:
+                lines.append(f"    {n:5d}  {where[:300]}")
         from app.store import sqlite
 
         lines.append(
@@ -144,24 +164,43 @@ PROBES = Probes()
 def probe_callbacks() -> None:
     """Time every callback the loop runs (asyncio.Handle._run); keep the slow ones."""
     original = asyncio.events.Handle._run
-    clock = time.perf_counter
+    clock = time.thread_time
 
     def _run(self: asyncio.Handle) -> None:
         t0 = clock()
         original(self)
         spent = clock() - t0
         if spent >= SLOW:
-            PROBES.slow.append((spent, repr(self)))
+            PROBES.slow.append((spent, f"callback with {spent * 1000:.1f} ms cpu: {self!r}"))
 
     asyncio.events.Handle._run = _run  # type: ignore[method-assign]
 
 
+GATE_HOLDER: dict[str, Any] = {}
+
+
 async def lag_probe(every: float = 0.005) -> None:
-    clock = time.perf_counter
+    clock, cpu = time.perf_counter, time.thread_time
     while True:
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         await asyncio.sleep(every)
         PROBES.lags.append(clock() - t0 - every)
+        PROBES.cpu_lags.append(max(0.0, cpu() - c0 - every))
+        holder = GATE_HOLDER.get("task")
+        gate = GATE_HOLDER.get("gate")
+        if holder is not None and gate is not None and gate.locked and not holder.done():
+            frames: list[Any] = []
+            coro = holder.get_coro()
+            while coro is not None and len(frames) < 60:
+                frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                if frame is not None:
+                    frames.append(frame)
+                coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            where = " < ".join(
+                f"{f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno} {f.f_code.co_name}"
+                for f in reversed(frames[-8:])
+            )
+            PROBES.suspended[where] += 1
 
 
 def probe_store(store: Any) -> None:
@@ -185,6 +224,24 @@ def probe_store(store: Any) -> None:
             return timed
 
         setattr(store, name, wrap(method, name))
+
+
+def probe_gc() -> None:
+    """Time the cyclic collector's collections (wall), by generation."""
+    import gc
+
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            spent = time.perf_counter() - started.pop()
+            PROBES.calls[f"(gc) generation {info['generation']}"].append(spent)
+            if spent >= SLOW:
+                PROBES.slow.append((spent, f"gc generation {info['generation']}"))
+
+    gc.callbacks.append(callback)
 
 
 def probe_statements(engine: Any) -> None:
@@ -235,6 +292,8 @@ def probe_gate() -> None:
         ok = take(self)
         if ok:
             self._probe = (clock(), None, time.thread_time())
+            GATE_HOLDER["task"] = asyncio.current_task()
+            GATE_HOLDER["gate"] = self
         return ok
 
     async def acquire_(self: Any) -> None:
@@ -261,6 +320,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--loop",
+        default="auto",
+        help="uvicorn's loop: auto (uvloop when installed, as scripts/run.sh) or asyncio "
+        "(slower, but every callback's CPU is timed)",
+    )
     args = parser.parse_args()
     threading.current_thread().name = "loop"
 
@@ -271,6 +336,7 @@ def main() -> None:
     signal.signal(signal.SIGUSR1, usr1)
     probe_callbacks()
     probe_gate()
+    probe_gc()
 
     from app.main import app
 
@@ -278,6 +344,7 @@ def main() -> None:
         app,
         host=args.host,
         port=args.port,
+        loop=args.loop,
         ws="app.realtime.transport:StolikWebSockets",
         ws_max_size=65536,
         ws_per_message_deflate=False,

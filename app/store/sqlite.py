@@ -20,7 +20,9 @@ without waiting for anything (the gate is held, so no other writer of this proce
 lock; WAL with `synchronous=NORMAL` does not wait for the disk at commit). The first write
 goes with SQLite's busy timeout at 0: should another process hold the file, it goes again in
 the thread, which waits. The gate is given back at the commit or rollback itself (a session
-that reads on after its commit no longer keeps the next writer waiting).
+that reads on after its commit no longer keeps the next writer waiting). The commit must come
+in the writer's own task: SQLAlchemy's `sessions.begin()` commits in a task of its own, a turn
+of the loop later, with the gate held meanwhile; app/store/engine.py's `LiteSessions` does not.
 
 Reads run on the loop's thread too (a WAL reader never waits for a writer), within a budget:
 SQLite's progress handler interrupts a read that has taken `READ_BUDGET` of the thread's CPU,

@@ -5,6 +5,7 @@ event loop."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
@@ -245,3 +246,37 @@ async def test_short_reads_run_on_the_loop_s_thread_long_ones_go_to_the_connecti
         rows = (await conn.execute(text(LONG_COUNT.format(n=500_000) + "SELECT x FROM c"))).all()
         assert [r[0] for r in rows] == list(range(1, 500_001))
         assert WritingConnection.reads_in_thread == sent + 2
+
+
+async def test_a_session_commits_and_closes_in_its_caller_s_task(lite: LiteStore) -> None:
+    """`sessions.begin()` commits (gives the gate back) and closes without a turn of the event
+    loop: SQLAlchemy's own did both in a task of its own, a turn later, the gate held meanwhile
+    (every move waiting to be written waited that turn too)."""
+    gate = lite.batcher.gate
+    pool = lite.sessions.kw["bind"].sync_engine.pool
+    seen: list[bool] = []
+    stop = asyncio.Event()
+
+    async def other_tasks() -> None:  # runs at every turn of the loop
+        while not stop.is_set():
+            seen.append(gate.locked)
+            await asyncio.sleep(0)
+
+    watcher = asyncio.create_task(other_tasks())
+    await asyncio.sleep(0)
+    for failing in (False, True):
+        with contextlib.suppress(LookupError):
+            async with lite.sessions.begin() as session:
+                await session.execute(text("UPDATE rooms SET status = status WHERE id = -1"))
+                assert gate.locked
+                turns = len(seen)
+                if failing:
+                    raise LookupError
+        assert not gate.locked and pool.checkedout() == 0
+        assert len(seen) == turns  # no other task ran meanwhile
+    async with lite.sessions() as session:
+        await session.execute(text("SELECT 1"))
+    assert pool.checkedout() == 0
+    stop.set()
+    await watcher
+    assert seen and not any(seen)  # never held while another task ran
