@@ -189,6 +189,12 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
             )
             await _send(ws, conn, data, sends)
         elif kind == "state":
+            # A move (or another change) being made or waiting its turn makes a state that
+            # supersedes this one: take a turn in the table's queue (at once when it is free)
+            # and send the newest (Incan Gold's simultaneous decisions: four moves that queued
+            # together, one push per socket instead of four).
+            async with table.lock:
+                pass
             snap = table.snapshot()
             key = (snap.version, snap.revision)
             if key == conn.sent_key and payload != "force":
