@@ -53,6 +53,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.frames import Frame
 from websockets.http11 import Request
+from websockets.protocol import State
 
 EXTENSION = "stolik.socket"
 """The scope extension that carries a socket's `SocketControl`."""
@@ -301,6 +302,42 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
             self.request = self.response = None  # type: ignore[assignment]
         self._deadline()
 
+    async def send_text_frame(self, data: bytes) -> None:
+        """Send `data` (UTF-8 text) as one text frame: what `send` does with a
+        `websocket.send` message, without the message and the app's middleware's send
+        wrappers it passes through, the frame's two to ten bytes of header made here (a
+        server's frames are not masked). The same bytes on the wire, the same waits (a
+        paused transport) and the same `ClientDisconnected` for a connection gone or closing.
+        With an extension negotiated (compression) it goes the usual way."""
+        if not self.writable.is_set():
+            await self.writable.wait()
+        if (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or self.initial_response is not None
+        ):
+            raise ClientDisconnected
+        conn = self.conn
+        if conn.extensions or conn.state is not State.OPEN or conn.expect_continuation_frame:
+            try:
+                conn.send_text(data)
+            except InvalidState:
+                raise ClientDisconnected from None
+            self.transport.write(b"".join(conn.data_to_send()))
+            self._deadline()
+            return
+        size = len(data)
+        if size < 126:
+            head = bytes((0x81, size))
+        elif size < 65536:
+            head = _HEAD16.pack(0x81, 126, size)
+        else:
+            head = _HEAD64.pack(0x81, 127, size)
+        pending = conn.data_to_send()  # nothing, unless the protocol queued a control frame
+        self.transport.write(b"".join((*pending, head, data)) if pending else head + data)
+        self._deadline()
+
     def _close(self, code: int, reason: str) -> None:
         """Queue a close frame behind what is buffered and give the peer `close_timeout`
         seconds to answer it before the connection is aborted."""
@@ -317,6 +354,10 @@ class StolikWebSockets(WebSocketsSansIOProtocol):
             self.read_paused = False
             self.transport.resume_reading()
         self.close_timer = self.abort_timer = self.loop.call_later(self.close_timeout, self.abort)
+
+
+_HEAD16 = struct.Struct("!BBH")
+_HEAD64 = struct.Struct("!BBQ")
 
 
 class SocketControl:
@@ -339,6 +380,14 @@ class SocketControl:
         """Bytes waiting for the client (the transport's and the kernel's)."""
         protocol = self._protocol()
         return protocol.held() if protocol is not None else 0
+
+    async def send_text(self, data: bytes) -> None:
+        """Send UTF-8 text as one frame straight to the connection
+        (`StolikWebSockets.send_text_frame`); `ClientDisconnected` when it is gone."""
+        protocol = self._protocol()
+        if protocol is None:
+            raise ClientDisconnected
+        await protocol.send_text_frame(data)
 
     def abort(self) -> None:
         """Drop the connection now."""

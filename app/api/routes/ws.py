@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
+from uvicorn.protocols.utils import ClientDisconnected
 
 from app import bot_accounts, i18n, identity
 from app.core.config import Settings
@@ -37,7 +38,7 @@ from app.realtime.protocol import (
     parse_incoming,
     presence_message,
 )
-from app.realtime.transport import control_of
+from app.realtime.transport import SocketControl, control_of
 from app.store import friends
 from app.table import ChatLimits, Table, Tables
 
@@ -150,15 +151,31 @@ async def _close(ws: WebSocket, code: int, reason: str, settings: Settings) -> N
         await asyncio.wait_for(ws.close(code, reason), settings.ws_close_timeout)
 
 
-async def _send(ws: WebSocket, conn: Connection, data: Any, sends: SendWatch) -> None:
+async def _send(
+    ws: WebSocket,
+    conn: Connection,
+    data: Any,
+    sends: SendWatch,
+    control: SocketControl | None = None,
+) -> None:
     """Write one push; a push still waiting for the client after `SendWatch.timeout` (the
-    ticker's sweep cancels it) raises TooSlow."""
+    ticker's sweep cancels it) raises TooSlow. With the socket's control
+    (`StolikWebSockets`), the frame goes straight to the connection, not through the ASGI
+    send and the middleware's wrappers of it (the same frame; a client gone is
+    `WebSocketDisconnect` either way)."""
     if conn.overflow or conn.too_slow:
         raise TooSlow
     sends.begin(conn)
     try:
         # A fragment, or JSON encoded already.
-        await ws.send_text(data if isinstance(data, str) else encode_json(data))
+        text = data if isinstance(data, str) else encode_json(data)
+        if control is None:
+            await ws.send_text(text)
+        else:
+            try:
+                await control.send_text(text.encode())
+            except ClientDisconnected:
+                raise WebSocketDisconnect(1006) from None
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if conn.too_slow and task is not None and task.uncancel() == 0:
@@ -172,6 +189,7 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
     """Send what the table announces; each state is computed for this connection's seat."""
     json_fmt = conn.fmt == "json"
     sends = table.runtime.sends
+    control = control_of(ws.scope)
     # (version, table revision, who is online) of the last state or presence sent: a
     # presence push that would show the client what it has is not sent (a new socket's own
     # seat coming online right after its first state; one push for several sockets opening).
@@ -188,8 +206,14 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
                 if json_fmt
                 else error_html(code, message)
             )
-            await _send(ws, conn, data, sends)
+            await _send(ws, conn, data, sends, control)
         elif kind == "state":
+            # A move (or another change) being made or waiting its turn makes a state that
+            # supersedes this one: take a turn in the table's queue (at once when it is free)
+            # and send the newest (Incan Gold's simultaneous decisions: four moves that queued
+            # together, one push per socket instead of four).
+            async with table.lock:
+                pass
             snap = table.snapshot()
             key = (snap.version, snap.revision)
             if key == conn.sent_key and payload != "force":
@@ -201,7 +225,7 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
                 conn.log_version = key[0]
             else:
                 data = state_html(snap, conn, settings.log_tail)
-            await _send(ws, conn, data, sends)
+            await _send(ws, conn, data, sends, control)
             shown = (*key, snap.online)
         elif kind == "presence":
             snap = table.snapshot()
@@ -209,14 +233,14 @@ async def _writer(ws: WebSocket, table: Table, conn: Connection, settings: Setti
             if now_shown == shown:
                 continue
             data = presence_message(list(snap.online)) if json_fmt else presence_html(snap, conn)
-            await _send(ws, conn, data, sends)
+            await _send(ws, conn, data, sends, control)
             shown = now_shown
         elif kind == "chat":
             # payload None: the whole kept history (a new connection); else one new line.
             lines = list(table.chat.lines) if payload is None else [payload]
             history = payload is None
             data = chat_message(lines, history) if json_fmt else chat_html(lines, history)
-            await _send(ws, conn, data, sends)
+            await _send(ws, conn, data, sends, control)
 
 
 def _with_caller(
