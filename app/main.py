@@ -38,6 +38,7 @@ from app.api.routes import (
     pwa,
     ratings,
     ws,
+    ws_lobby,
 )
 from app.core.config import ROOT, Settings
 from app.errors import Refusal
@@ -149,6 +150,7 @@ def create_app(settings: Settings | None = None, now: Callable[[], float] | None
     # route): the table sockets and the JSON API, where the traffic is, come first. No path
     # of one router is a path of another, so the order changes nothing else.
     app.include_router(ws.router)
+    app.include_router(ws_lobby.router)
     app.include_router(api.router)
     app.include_router(bot_api.router)
     app.include_router(bot_pages.router)

@@ -10,7 +10,7 @@ import logging
 import pytest
 from websockets.asyncio.client import connect
 
-from app.api.routes import ws as ws_routes
+from app.api.routes import ws_lobby as ws_routes
 from tests.clients import Player
 from tests.conftest import Server
 
