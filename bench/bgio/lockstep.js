@@ -350,6 +350,7 @@ function worker() {
       await Promise.all(
         ready.map((t) =>
           t.play().catch((err) => {
+            t.failed = true;
             const why = `play: ${reason(err)}`;
             run.failures[why] = (run.failures[why] || 0) + 1;
           }),
@@ -357,6 +358,8 @@ function worker() {
       );
       clearTimeout(stop);
       const cpu = process.cpuUsage(cpu0);
+      const late = ready.filter((t) => !t.failed && t.moves < run.perTable).length;
+      if (run.stopping && late) run.failures[`play: not done in ${run.maxSeconds} s`] = late;
       for (const t of tables) t.closeSockets();
       process.send({
         ev: 'done',

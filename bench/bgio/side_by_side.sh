@@ -15,9 +15,10 @@ KINDS=${3:-"bgio-memory bgio-postgres stolik"}
 BGIO_PORT=${BGIO_PORT:-8500}
 STOLIK_PORT=${STOLIK_PORT:-8510}
 PROCS=${PROCS:-1}           # client processes for the boardgame.io client
+MAX_SECONDS=${MAX_SECONDS:-900}  # bound of the play (both clients): a run past it stops there
 PG=postgresql://postgres@127.0.0.1:5432
 DB=${DB_PREFIX:-bgio}_run_$$
-psql_() { psql -h 127.0.0.1 -U postgres -qc "$1" >/dev/null; }
+psql_() { PGOPTIONS=--client-min-messages=warning psql -h 127.0.0.1 -U postgres -qc "$1" >/dev/null; }
 stop() { [ -n "${SERVER:-}" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=; }
 trap 'stop; psql_ "DROP DATABASE IF EXISTS $DB" || true' EXIT
 
@@ -30,18 +31,18 @@ for round in $(seq 1 "$ROUNDS"); do
         bgio-memory)
           node bench/bgio/server.js --port "$BGIO_PORT" >/tmp/$DB.log 2>&1 & SERVER=$!
           node bench/bgio/lockstep.js --url "http://127.0.0.1:$BGIO_PORT" --tables "$tables" \
-            --server-pid "$SERVER" --procs "$PROCS" ;;
+            --server-pid "$SERVER" --procs "$PROCS" --max-seconds "$MAX_SECONDS" ;;
         bgio-postgres)
           psql_ "CREATE DATABASE $DB"
           node bench/bgio/server.js --port "$BGIO_PORT" --postgres "$PG/$DB" >/tmp/$DB.log 2>&1 & SERVER=$!
           node bench/bgio/lockstep.js --url "http://127.0.0.1:$BGIO_PORT" --tables "$tables" \
-            --server-pid "$SERVER" --procs "$PROCS" ;;
+            --server-pid "$SERVER" --procs "$PROCS" --max-seconds "$MAX_SECONDS" ;;
         stolik)
           psql_ "CREATE DATABASE $DB"
           DATABASE_URL="$PG/$DB" PORT="$STOLIK_PORT" REVIEW=false CREATE_RATE_COUNT=0 \
             ACT_RATE_COUNT=0 ACT_RATE_ADDRESS_COUNT=0 scripts/run.sh >/tmp/$DB.log 2>&1 & SERVER=$!
           .venv/bin/python bench/lockstep.py --url "http://127.0.0.1:$STOLIK_PORT" \
-            --tables "$tables" --server-pid "$SERVER" ;;
+            --tables "$tables" --server-pid "$SERVER" --max-seconds "$MAX_SECONDS" ;;
         *) echo "unknown kind $kind" >&2; exit 2 ;;
       esac || echo "!!! $kind at $tables tables failed"
       # The server's RSS at the end of the run (its memory with the tables still open).
