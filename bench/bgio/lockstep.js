@@ -35,6 +35,7 @@
 
 const { fork } = require('child_process');
 const fs = require('fs');
+const http = require('http');
 const os = require('os');
 const { io } = require('socket.io-client');
 
@@ -53,11 +54,12 @@ function parseArgs(argv) {
     maxSeconds: 900,
     seed: 1,
     idleSeconds: 5,
+    httpConnections: 50,
   };
   const names = {
     '--url': 'url', '--tables': 'tables', '--moves': 'moves', '--server-pid': 'serverPid',
     '--procs': 'procs', '--timeout': 'timeout', '--max-seconds': 'maxSeconds', '--seed': 'seed',
-    '--idle-seconds': 'idleSeconds',
+    '--idle-seconds': 'idleSeconds', '--http-connections': 'httpConnections',
   };
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--help' || argv[i] === '-h') {
@@ -85,6 +87,10 @@ function rng(seed) {
 }
 
 class Failed extends Error {}
+
+// The Lobby API's requests share a pool of keep-alive connections (--http-connections per
+// client process): thousands of fresh connections at once overflowed the server's accept queue.
+let agent = null;
 
 const now = () => performance.now() / 1000;
 
@@ -186,19 +192,31 @@ class Table {
 
   async post(path, body) {
     const where = this.matchID ? path.replace(this.matchID, '…') : path;
-    let answer;
-    try {
-      answer = await fetch(`${this.run.url}/games/${GAME}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.run.timeout * 1000),
-      });
-    } catch (err) {
-      throw new Failed(`POST ${where}: ${err.name}`);
-    }
-    const text = await answer.text();
-    if (answer.status >= 400) throw new Failed(`POST ${where} -> ${answer.status} ${text.slice(0, 80)}`);
+    const data = JSON.stringify(body);
+    const url = new URL(`${this.run.url}/games/${GAME}${path}`);
+    const [status, text] = await new Promise((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+          timeout: this.run.timeout * 1000,
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve([res.statusCode, Buffer.concat(chunks).toString()]));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', reject);
+      req.end(data);
+    }).catch((err) => {
+      throw new Failed(`POST ${where}: ${err.code || err.message}`);
+    });
+    if (status >= 400) throw new Failed(`POST ${where} -> ${status} ${text.slice(0, 80)}`);
     return JSON.parse(text);
   }
 
@@ -325,6 +343,7 @@ function worker() {
   let ready;
   process.on('message', async (msg) => {
     if (msg.cmd === 'setup') {
+      agent = new http.Agent({ keepAlive: true, maxSockets: msg.opts.httpConnections });
       run = {
         ...msg.opts, perTable: msg.opts.moves, latencies: [], moves: 0, gamesFinished: 0, rematches: 0, refused: 0,
         failures: {}, stopping: false,

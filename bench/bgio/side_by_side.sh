@@ -15,11 +15,12 @@ KINDS=${3:-"bgio-memory bgio-postgres stolik"}
 BGIO_PORT=${BGIO_PORT:-8500}
 STOLIK_PORT=${STOLIK_PORT:-8510}
 PROCS=${PROCS:-1}           # client processes for the boardgame.io client
+PING_TIMEOUT=${PING_TIMEOUT:-120}  # boardgame.io server: socket.io ping timeout, s (its own: 20)
 MAX_SECONDS=${MAX_SECONDS:-900}  # bound of the play (both clients): a run past it stops there
 PG=postgresql://postgres@127.0.0.1:5432
 DB=${DB_PREFIX:-bgio}_run_$$
 psql_() { PGOPTIONS=--client-min-messages=warning psql -h 127.0.0.1 -U postgres -qc "$1" >/dev/null; }
-stop() { [ -n "${SERVER:-}" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=; }
+stop() { if [ -n "${SERVER:-}" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi; SERVER=; }
 trap 'stop; psql_ "DROP DATABASE IF EXISTS $DB" || true' EXIT
 
 for round in $(seq 1 "$ROUNDS"); do
@@ -29,12 +30,12 @@ for round in $(seq 1 "$ROUNDS"); do
       psql_ "DROP DATABASE IF EXISTS $DB"
       case $kind in
         bgio-memory)
-          node bench/bgio/server.js --port "$BGIO_PORT" >/tmp/$DB.log 2>&1 & SERVER=$!
+          node bench/bgio/server.js --port "$BGIO_PORT" --ping-timeout "$PING_TIMEOUT" >/tmp/$DB.log 2>&1 & SERVER=$!
           node bench/bgio/lockstep.js --url "http://127.0.0.1:$BGIO_PORT" --tables "$tables" \
             --server-pid "$SERVER" --procs "$PROCS" --max-seconds "$MAX_SECONDS" ;;
         bgio-postgres)
           psql_ "CREATE DATABASE $DB"
-          node bench/bgio/server.js --port "$BGIO_PORT" --postgres "$PG/$DB" >/tmp/$DB.log 2>&1 & SERVER=$!
+          node bench/bgio/server.js --port "$BGIO_PORT" --ping-timeout "$PING_TIMEOUT" --postgres "$PG/$DB" >/tmp/$DB.log 2>&1 & SERVER=$!
           node bench/bgio/lockstep.js --url "http://127.0.0.1:$BGIO_PORT" --tables "$tables" \
             --server-pid "$SERVER" --procs "$PROCS" --max-seconds "$MAX_SECONDS" ;;
         stolik)
