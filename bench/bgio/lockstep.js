@@ -389,8 +389,11 @@ function worker() {
         refused: run.refused,
         failures: run.failures,
         cpu: (cpu.user + cpu.system) / 1e6,
+      }, () => {
+        // Exit once the message is written: exiting on a timer lost a large one (500 tables).
+        agent.destroy();
+        process.exit(0);
       });
-      setTimeout(() => process.exit(0), 200);
     }
   });
 }
@@ -413,14 +416,17 @@ async function waitForServer(url, seconds) {
 
 function collect(workers, ev) {
   return Promise.all(
-    workers.map((w) => new Promise((resolve) => {
+    workers.map((w) => new Promise((resolve, reject) => {
+      const gone = (code) => reject(new Error(`a client process exited (${code}) before "${ev}"`));
       const on = (msg) => {
         if (msg.ev === ev) {
           w.off('message', on);
+          w.off('exit', gone);
           resolve(msg);
         }
       };
       w.on('message', on);
+      w.on('exit', gone);
     })),
   );
 }
