@@ -1,7 +1,7 @@
 'use strict';
 // Incan Gold (Diamant with artifacts) as a boardgame.io 0.50 game, for the side-by-side
-// benchmark (bench/bgio/README.md). Written from the rules in ../shared/rules/incan-gold.md
-// and the same choices as engines/incan_gold: 5 rounds, 15 treasures, 5 hazard kinds x 3,
+// benchmark (bench/bgio/README.md). Written from the rules in docs/rules/incan-gold.md and
+// the same choices as engines/incan_gold: 5 rounds, 15 treasures, 5 hazard kinds x 3,
 // 5 artifacts (one joins the deck each round), a flight on the second hazard of a kind, the
 // opening card revealed at once (and the next one too when it is a hazard), simultaneous
 // secret torch/camp decisions.
