@@ -8,7 +8,7 @@
 // 1. Set-up, timed, every table at once: through boardgame.io's Lobby API a 4-player match
 //    (POST /games/incan_gold/create) and 4 joins (POST .../join, one after the other: the
 //    Lobby API's join reads and writes the match's metadata, so joins of one match at once
-//    lose each other's seat); then 5 socket.io sockets on the game's namespace, each sending
+//    lose each other's seat); then 5 socket.io sockets one after the other, each sending
 //    boardgame.io's `sync` as its SocketIO transport does: the 4 players with their
 //    credentials and 1 spectator (no playerID). A table is set up when all 5 hold the state.
 //    boardgame.io has no "start": a match is playing from its creation.
@@ -126,7 +126,10 @@ class Client {
       reconnection: false,
       timeout: table.run.timeout * 1000,
     });
-    this.socket.on('connect', () => this.sync());
+    this.socket.on('connect', () => {
+      this.sync();
+      this.table.changed();
+    });
     this.socket.on('sync', (id, info) => id === matchID && this.receive(info.state));
     this.socket.on('update', (id, state) => id === matchID && this.receive(state));
     this.socket.on('connect_error', (err) => this.close(`socket open: ${err.message}`));
@@ -236,10 +239,12 @@ class Table {
       this.credentials.push(joined.playerCredentials);
     }
     this.closing = false;
-    for (let seat = 0; seat < SEATS; seat++) {
-      this.clients.push(new Client(this, seat, this.credentials[seat]));
+    // One socket after the other, each once connected, as bench/lockstep.py opens them.
+    for (const seat of [...Array(SEATS).keys(), ...Array(SPECTATORS).fill(null)]) {
+      const c = new Client(this, seat, seat === null ? null : this.credentials[seat]);
+      this.clients.push(c);
+      await this.until(() => c.socket.connected, 'socket open: timed out');
     }
-    for (let i = 0; i < SPECTATORS; i++) this.clients.push(new Client(this, null, null));
     await this.until(() => this.clients.every((c) => c.version >= 0), "no match's state");
   }
 
@@ -513,7 +518,7 @@ async function main() {
   out.push(`client CPU: ${own.toFixed(0)} % of one core in ${procs} process(es)${warn}`);
   out.push(`load average: ${loadBefore} before, ${loadAverage()} after`);
   const refused = results.reduce((a, r) => a + r.refused, 0);
-  if (refused) out.push(`moves dropped by the server: ${refused}`);
+  if (refused) out.push(`moves not seen by every client within --timeout and a sync (late or dropped): ${refused}`);
   const total = Object.values(failures).reduce((a, b) => a + b, 0);
   out.push(`failed tables: ${total}`);
   for (const [k, v] of Object.entries(failures).sort((a, b) => b[1] - a[1])) out.push(`  ${v} x ${k}`);
