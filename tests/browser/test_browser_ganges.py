@@ -131,6 +131,7 @@ async def test_full_game_by_clicking(
         if isinstance(action, Build | BuyShip | UsePalace | TakeDie | TakeGoods):
             await expect(page.locator(".gg-turn")).to_have_text("▶ Your turn")
             other = pages[1 - seat]
+            await h.settled(other, version=version)  # its own push of this version
             await expect(other.locator(".gg-turn")).to_contain_text("'s turn")
             await expect(other.locator("#me .game-me button")).to_have_count(0)
             await page.locator(f"label.gg-slot:has(input[value='{action.card}'])").click()
