@@ -363,7 +363,9 @@ async def _postgres_rehearsal(replicas: Replicas, pg: PrivatePostgres, db_url: s
     await guest.connect(slug2, code="x&lang=pl")  # JSON clients choose a language with ?lang=
     rng = random.Random(9)
     await _play(host, rng, 3)
-    await host.wait_for(_mine, timeout=15)
+    # The host's table settled: only the host has to choose (its bots chose, and their moves'
+    # pushes reached the host), so no move is in flight when the database goes away.
+    await host.wait_for(lambda c: _mine(c) and c.view["to_act"] == [0], timeout=30)
     await guest.wait_for(lambda c: _mine(c, 1), timeout=15)
 
     pg.stop("fast")
