@@ -175,6 +175,10 @@ async def start_server(
         ws_max_size=65536,
         ws_per_message_deflate=False,
         lifespan="on",
+        # A test's HTTP client may sit idle longer than uvicorn's 5 s (a screenshot, a game
+        # played by bots) and then reuse its connection: closed by the server at that moment,
+        # the request failed with a ReadError on a loaded machine.
+        timeout_keep_alive=120,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
