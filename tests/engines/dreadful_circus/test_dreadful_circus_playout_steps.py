@@ -9,7 +9,7 @@ import pytest
 
 from engines.core import GameError, Rng
 from engines.dreadful_circus import ENGINE
-from tests.engines.playout import play_matches_apply
+from tests.engines.playout import KeyCheck, play_matches_apply
 
 
 def test_random_action_is_the_listed_action_drawn() -> None:
@@ -55,9 +55,7 @@ def test_play_refuses_what_apply_refuses() -> None:
 
 
 def test_the_key_parts_states_as_the_view_does() -> None:
-    by_view: dict[str, set[object]] = {}
-    by_key: dict[object, set[str]] = {}
-    rng = Rng.from_seed(5)
+    check = KeyCheck(ENGINE, Rng.from_seed(5))
     for seed in range(5):
         options = ENGINE.parse_options({"draft": seed % 3 == 2})
         state = ENGINE.setup(4 + seed % 4, options, seed).state
@@ -65,28 +63,10 @@ def test_the_key_parts_states_as_the_view_does() -> None:
         while True:
             if step % 2 == 0 or ENGINE.outcome(state) is not None:
                 for looker in range(state.num_players):
-                    worlds = [state] + [ENGINE.determinize(state, looker, rng) for _ in range(2)]
-                    # Worlds the looker cannot tell apart now, played on a few random steps:
-                    # what they then show apart must give other keys.
-                    for world in list(worlds):
-                        for _ in range(4):
-                            if ENGINE.outcome(world) is not None:
-                                break
-                            mover = min(ENGINE.to_act(world))
-                            world = ENGINE.play(
-                                world, mover, ENGINE.random_action(world, mover, rng)
-                            )
-                        worlds.append(world)
-                    for world in worlds:
-                        view = repr(ENGINE.view(world, looker))
-                        key = (looker, ENGINE.information_key(world, looker))
-                        by_view.setdefault(view, set()).add(key)
-                        by_key.setdefault(key, set()).add(view)
+                    check.look(state, looker, worlds=2)
             if ENGINE.outcome(state) is not None:
                 break
             seat = min(ENGINE.to_act(state))
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
+            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, check.rng)).state
             step += 1
-    assert len(by_view) > 1000
-    assert all(len(keys) == 1 for keys in by_view.values())
-    assert all(len(views) == 1 for views in by_key.values())
+    check.assert_parts_as_view(1000)
