@@ -46,7 +46,7 @@ async def test_review_page_of_every_game(sqlite_server: Server, web: h.Web, game
             stored = await games.game_for_table(session, table_of(app, live.slug).id)
             assert stored is not None
             row = await queue.review_of(session, stored.id)
-            assert row is not None and row.status == "done"
+            assert row is not None and row.status == "done", row.result if row else None
 
         await page.reload()
         await h.settled(page)
