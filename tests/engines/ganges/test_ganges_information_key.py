@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from engines.core import Rng
 from engines.ganges import ENGINE
+from tests.engines.playout import KeyCheck
 
 
 def test_the_key_parts_states_as_the_view_does() -> None:
-    by_view: dict[str, set[object]] = {}
-    by_key: dict[object, set[str]] = {}
-    rng = Rng.from_seed(5)
+    check = KeyCheck(ENGINE, Rng.from_seed(5))
     for seed in range(4):
         state = ENGINE.setup(
             2 + seed % 3, ENGINE.parse_options({"night_side_up": seed == 1}), seed
@@ -21,14 +20,7 @@ def test_the_key_parts_states_as_the_view_does() -> None:
             seat = min(ENGINE.to_act(state))
             if step % 3 == 0:
                 for looker in range(state.num_players):
-                    worlds = [state] + [ENGINE.determinize(state, looker, rng) for _ in range(2)]
-                    for world in worlds:
-                        view = repr(ENGINE.view(world, looker))
-                        key = (looker, ENGINE.information_key(world, looker))
-                        by_view.setdefault(view, set()).add(key)
-                        by_key.setdefault(key, set()).add(view)
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
+                    check.look(state, looker, worlds=2, steps=2)
+            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, check.rng)).state
             step += 1
-    assert len(by_view) > 300
-    assert all(len(keys) == 1 for keys in by_view.values())
-    assert all(len(views) == 1 for views in by_key.values())
+    check.assert_parts_as_view(300)

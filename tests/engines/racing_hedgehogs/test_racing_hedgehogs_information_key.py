@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from engines.core import Rng
 from engines.racing_hedgehogs import ENGINE
+from tests.engines.playout import KeyCheck
 
 
 def test_the_key_parts_states_as_the_view_does() -> None:
-    by_view: dict[str, set[object]] = {}
-    by_key: dict[object, set[str]] = {}
-    rng = Rng.from_seed(5)
+    check = KeyCheck(ENGINE, Rng.from_seed(5))
     for seed in range(4):
         options = ENGINE.parse_options({"advanced_scoring": seed % 2 == 1})
         state = ENGINE.setup(3 + seed % 3, options, seed).state
@@ -20,29 +19,12 @@ def test_the_key_parts_states_as_the_view_does() -> None:
         while True:
             if step % 3 == 0 or ENGINE.outcome(state) is not None:
                 for looker in range(state.num_players):
-                    worlds = [state] + [ENGINE.determinize(state, looker, rng) for _ in range(2)]
-                    # Rounds ended in worlds the looker cannot tell apart: their kept and
-                    # set-aside cards differ, and so must the keys.
-                    for world in list(worlds):
-                        if ENGINE.outcome(world) is None:
-                            for _ in range(12):
-                                mover = min(ENGINE.to_act(world))
-                                world = ENGINE.play(
-                                    world, mover, ENGINE.random_action(world, mover, rng)
-                                )
-                                if ENGINE.outcome(world) is not None:
-                                    break
-                            worlds.append(world)
-                    for world in worlds:
-                        view = repr(ENGINE.view(world, looker))
-                        key = (looker, ENGINE.information_key(world, looker))
-                        by_view.setdefault(view, set()).add(key)
-                        by_key.setdefault(key, set()).add(view)
+                    # 12 steps on: rounds ended in worlds the looker cannot tell apart, whose
+                    # kept and set-aside cards differ, and so must the keys.
+                    check.look(state, looker, worlds=2, steps=12)
             if ENGINE.outcome(state) is not None:
                 break
             seat = min(ENGINE.to_act(state))
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
+            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, check.rng)).state
             step += 1
-    assert len(by_view) > 300
-    assert all(len(keys) == 1 for keys in by_view.values())
-    assert all(len(views) == 1 for views in by_key.values())
+    check.assert_parts_as_view(300)
