@@ -6,6 +6,7 @@ table (`RedisBus.heard`: the Redis messages it was made to read on each table's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import uuid
 from collections.abc import AsyncIterator
@@ -141,10 +142,19 @@ async def test_four_processes_each_hear_only_the_tables_they_serve(four: list[Se
     # servers get a fraction of a core each; the waits end as soon as the state is reached.
     await wait_until(lambda: not table_of(app_of(four[1]), slug).presence.connections, timeout=30)
     only_zero = {seat: [twin[0]] for seat, twin in sockets.items()}
-    version = await play([four[0]], slug, only_zero, rng, 1)
-    await wait_until(
-        lambda: one.held(slug) is None and slug not in bus_of(four[1]).watching, timeout=30
-    )
+
+    def forgotten() -> bool:
+        return one.held(slug) is None and slug not in bus_of(four[1]).watching
+
+    # A change heard while the table's lock is held there (a push on its way, a follow in
+    # progress) keeps it until the next one: a few moves, each given time to be heard.
+    for _ in range(4):
+        version = await play([four[0]], slug, only_zero, rng, 1)
+        with contextlib.suppress(TimeoutError):
+            await wait_until(forgotten, timeout=10)
+        if forgotten():
+            break
+    assert forgotten()
     before = bus_of(four[1]).heard[slug]
     version = await play([four[0]], slug, only_zero, rng, 4)
     await watchers[0].wait_version(version, timeout=30)
