@@ -86,30 +86,34 @@ class RouteIndex:
         self.anywhere = tuple((r, m) for s, r, m in entries if s == ANY)
         self.built_for = len(self.router.routes)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.router.app(scope, receive, send)
-            return
+    def first(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
+        """The route the router would hand `scope` to and the scope it would add (its first
+        full match), or None when the router's own walk must answer (no route, 405, a
+        redirect)."""
         if self.built_for != len(self.router.routes):
             self.build()
         segment = get_route_path(scope)[1:].partition("/")[0]
         for route, matcher in self.by_segment.get(segment, self.anywhere):
             match, child_scope = matcher(scope)
-            if match is not Match.FULL:
-                continue
-            # What the router does with its first full match (APIRouter.app).
-            if "router" not in scope:
-                scope["router"] = self.router
-            if isinstance(route, _IncludedRouter):
-                # Its own `matches` would say FULL with an empty child scope; its `handle`
-                # finds the route again among its own routes.
-                child_scope = {}
-            scope.update(child_scope)
-            _route_selected(
-                scope=scope,
-                path=getattr(route, "path_format", None),
-                mount=isinstance(route, Mount),
-            )
-            await route.handle(scope, receive, send)
+            if match is Match.FULL:
+                # An included router's own `matches` says FULL with nothing to add; its
+                # `handle` finds the route again among its own routes.
+                return route, {} if isinstance(route, _IncludedRouter) else child_scope
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = None if scope["type"] == "lifespan" else self.first(scope)
+        if found is None:
+            await self.router.app(scope, receive, send)
             return
-        await self.router.app(scope, receive, send)
+        # What the router does with its first full match (APIRouter.app).
+        route, child_scope = found
+        if "router" not in scope:
+            scope["router"] = self.router
+        scope.update(child_scope)
+        _route_selected(
+            scope=scope,
+            path=getattr(route, "path_format", None),
+            mount=isinstance(route, Mount),
+        )
+        await route.handle(scope, receive, send)

@@ -37,7 +37,9 @@ class Client:
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
         self.http = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
 
-    async def call(self, method: str, path: str, cookie: str | None = None, **kw: object) -> httpx.Response:
+    async def call(
+        self, method: str, path: str, cookie: str | None = None, **kw: object
+    ) -> httpx.Response:
         headers = {"cookie": f"{COOKIE}={cookie}"} if cookie else {}
         r = await self.http.request(method, path, headers=headers, **kw)  # type: ignore[arg-type]
         self.http.cookies.clear()
@@ -93,7 +95,9 @@ async def round_(client: Client, pid: int, n: int, tag: str) -> dict[str, float]
         slugs.append(r.json()["slug"])
 
     out["table"] = await cost(pid, count, table)
-    players = [[await client.guest(f"{tag}-p{i}-{s}") for s in range(1, SEATS)] for i in range(count)]
+    players = [
+        [await client.guest(f"{tag}-p{i}-{s}") for s in range(1, SEATS)] for i in range(count)
+    ]
 
     async def join(k: int) -> None:
         i, s = divmod(k, SEATS - 1)
