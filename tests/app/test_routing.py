@@ -5,6 +5,7 @@ a mount, a websocket) where 404, 405 and trailing-slash redirects answer the sam
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from typing import Any
 
 import httpx
@@ -156,12 +157,12 @@ async def test_same_answers_with_and_without_the_index(method: str, path: str) -
 async def test_sockets_through_the_index() -> None:
     app = small_app(True)
     incoming = [{"type": "websocket.connect"}]
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
         return incoming.pop(0) if incoming else {"type": "websocket.disconnect", "code": 1000}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     scope = scope_of("/ws/abc", kind="websocket") | {"subprotocols": [], "app": app}
