@@ -11,16 +11,27 @@ only the routes that can match: a route's path begins with a literal part (up to
 `{`), so a request whose path's first segment is not that part's cannot match it. It keeps
 every route (the included routers' routes too) in the router's order, indexed by that first
 segment, tries only the request's, in that order, with FastAPI's own `matches`, and hands
-the first full match to the router's own `handle`, as the router does. Anything else — no
-route, a path matched but not its method (405), a trailing slash to redirect — goes to the
-router's own walk, unchanged. So the same route answers every request, as before.
+the first full match on as the router would (`APIRouter.app`, then for a route of an
+included router `_IncludedRouter.handle` and `_handle_selected`: the same scope keys, the
+same telemetry). Anything else — no route, a path matched but not its method (405), a
+trailing slash to redirect — goes to the router's own walk, unchanged. So the same route
+answers every request, with the same scope, as before. This leans on FastAPI's private
+routing (pinned in pyproject.toml); tests/app/test_routing.py checks it route by route.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi.routing import APIRouter, _EffectiveRouteContext, _IncludedRouter
+from fastapi.routing import (
+    _FASTAPI_EFFECTIVE_ROUTE_CONTEXT_KEY,
+    _FASTAPI_INCLUDED_ROUTER_KEY,
+    APIRoute,
+    APIRouter,
+    _EffectiveRouteContext,
+    _get_fastapi_scope,
+    _IncludedRouter,
+)
 from fastapi.telemetry._api import _route_selected
 from starlette._utils import get_route_path
 from starlette.routing import BaseRoute, Match, Mount
@@ -43,23 +54,32 @@ def first_segment(path_format: str) -> str:
     return ANY
 
 
-def leaves(route: BaseRoute) -> list[tuple[str, Matcher]]:
+Leaf = tuple[BaseRoute, Matcher, _EffectiveRouteContext | None, bool]
+"""A route to try: the router's own route, the call FastAPI makes to match it, for a route of
+an included router its context there, and whether the router's walk reaches it past an
+included router (which leaves FastAPI's scope dict in the scope, empty or not)."""
+
+
+def leaves(route: BaseRoute, past_included: bool) -> list[tuple[str, Leaf]]:
     """A top-level route's routes, in the order the router tries them: each one's first
-    segment and the call FastAPI makes to match it."""
+    segment and how to try it."""
     if isinstance(route, _IncludedRouter):
-        found: list[tuple[str, Matcher]] = []
+        found: list[tuple[str, Leaf]] = []
         for candidate in route.effective_candidates():
             if not isinstance(candidate, _EffectiveRouteContext):
-                return [(ANY, route.matches)]  # a router included in an included router
+                return [(ANY, (route, route.matches, None, True))]  # a router in a router
             inner = candidate.starlette_route
             if inner is not None:
-                found.append((first_segment(getattr(inner, "path_format", "")), inner.matches))
-            elif candidate.path_regex is not None:
-                found.append((first_segment(candidate.path_format), candidate.matches))
+                segment = first_segment(getattr(inner, "path_format", ""))
+                found.append((segment, (route, inner.matches, candidate, True)))
+            elif isinstance(candidate.original_route, APIRoute):
+                segment = first_segment(candidate.path_format)
+                found.append((segment, (route, candidate.matches, candidate, True)))
             else:
-                return [(ANY, route.matches)]
+                return [(ANY, (route, route.matches, None, True))]
         return found
-    return [(first_segment(getattr(route, "path_format", "")), route.matches)]
+    segment = first_segment(getattr(route, "path_format", ""))
+    return [(segment, (route, route.matches, None, past_included))]
 
 
 class RouteIndex:
@@ -69,36 +89,34 @@ class RouteIndex:
     def __init__(self, router: APIRouter) -> None:
         self.router = router
         self.built_for = -1
-        self.by_segment: dict[str, tuple[tuple[BaseRoute, Matcher], ...]] = {}
-        self.anywhere: tuple[tuple[BaseRoute, Matcher], ...] = ()
+        self.by_segment: dict[str, tuple[Leaf, ...]] = {}
+        self.anywhere: tuple[Leaf, ...] = ()
 
     def build(self) -> None:
         """Index the router's routes (done at the first request, once every route is in)."""
-        entries = [
-            (segment, route, matcher)
-            for route in self.router.routes
-            for segment, matcher in leaves(route)
-        ]
-        segments = {segment for segment, _, _ in entries if segment != ANY}
+        entries = []
+        past_included = False
+        for route in self.router.routes:
+            entries += leaves(route, past_included)
+            past_included = past_included or isinstance(route, _IncludedRouter)
+        segments = {segment for segment, _ in entries if segment != ANY}
         self.by_segment = {
-            key: tuple((r, m) for s, r, m in entries if s in (key, ANY)) for key in segments
+            key: tuple(leaf for s, leaf in entries if s in (key, ANY)) for key in segments
         }
-        self.anywhere = tuple((r, m) for s, r, m in entries if s == ANY)
+        self.anywhere = tuple(leaf for s, leaf in entries if s == ANY)
         self.built_for = len(self.router.routes)
 
-    def first(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
-        """The route the router would hand `scope` to and the scope it would add (its first
-        full match), or None when the router's own walk must answer (no route, 405, a
+    def first(self, scope: Scope) -> tuple[Leaf, Scope] | None:
+        """The route the router would hand `scope` to (its first full match) and the scope
+        that match adds, or None when the router's own walk must answer (no route, 405, a
         redirect)."""
         if self.built_for != len(self.router.routes):
             self.build()
         segment = get_route_path(scope)[1:].partition("/")[0]
-        for route, matcher in self.by_segment.get(segment, self.anywhere):
-            match, child_scope = matcher(scope)
+        for leaf in self.by_segment.get(segment, self.anywhere):
+            match, child_scope = leaf[1](scope)
             if match is Match.FULL:
-                # An included router's own `matches` says FULL with nothing to add; its
-                # `handle` finds the route again among its own routes.
-                return route, {} if isinstance(route, _IncludedRouter) else child_scope
+                return leaf, child_scope
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -106,14 +124,37 @@ class RouteIndex:
         if found is None:
             await self.router.app(scope, receive, send)
             return
-        # What the router does with its first full match (APIRouter.app).
-        route, child_scope = found
+        (route, _, context, past_included), child_scope = found
+        # What the router does with its first full match (APIRouter.app) …
         if "router" not in scope:
             scope["router"] = self.router
+        if context is None:
+            if past_included:
+                _get_fastapi_scope(scope)
+            scope.update(child_scope)
+            _route_selected(
+                scope=scope,
+                path=getattr(route, "path_format", None),
+                mount=isinstance(route, Mount),
+            )
+            await route.handle(scope, receive, send)
+            return
+        # … and, for an included router (whose own `matches` adds nothing and whose telemetry
+        # path is None), its `handle`, which finds the route again (`_handle_selected`).
+        fastapi_scope = _get_fastapi_scope(scope)
+        fastapi_scope[_FASTAPI_INCLUDED_ROUTER_KEY] = route
         scope.update(child_scope)
+        inner = context.starlette_route
         _route_selected(
             scope=scope,
-            path=getattr(route, "path_format", None),
-            mount=isinstance(route, Mount),
+            path=getattr(inner, "path_format", None) or context.path_format,
+            mount=isinstance(inner or context.original_route, Mount),
         )
-        await route.handle(scope, receive, send)
+        fastapi_scope[_FASTAPI_EFFECTIVE_ROUTE_CONTEXT_KEY] = context
+        original = context.original_route
+        if isinstance(original, APIRoute):
+            scope["route"] = original
+            await original.handle(scope, receive, send)
+            return
+        assert inner is not None
+        await inner.handle(scope, receive, send)
