@@ -139,8 +139,9 @@ class RouteIndex:
             )
             await route.handle(scope, receive, send)
             return
-        # … and, for an included router (whose own `matches` adds nothing and whose telemetry
-        # path is None), its `handle`, which finds the route again (`_handle_selected`).
+        # … and, for a route of an included router (whose own `matches` adds nothing and whose
+        # telemetry path is None), what its `handle` (`_handle_selected`) does with the route
+        # once it has found it again: here it is not looked for twice.
         fastapi_scope = _get_fastapi_scope(scope)
         fastapi_scope[_FASTAPI_INCLUDED_ROUTER_KEY] = route
         scope.update(child_scope)
