@@ -101,6 +101,8 @@ class Run:
     moves: int = 0
     games_finished: int = 0
     rematches: int = 0
+    states: int = 0
+    """State messages received by every client so far (pushes: how many a move costs)."""
     refused: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     stopping: bool = False
@@ -137,6 +139,7 @@ class Client:
     def receive(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "state":
+            self.table.run.states += 1
             self.version = msg["version"]
             self.status = msg["room"]["status"]
             header = (msg.get("view") or {}).get("header") or {}
@@ -338,6 +341,8 @@ class Figures:
     latencies: list[float]
     games_finished: int
     rematches: int
+    states: int
+    """State messages the clients received in the window."""
     refused: Counter[str]
     failures: Counter[str]
     loadavg_before: str
@@ -353,6 +358,8 @@ class Figures:
             f"set-up: {self.setup_seconds:.2f} s",
             f"moves: {self.moves} in {self.play_seconds:.2f} s  moves/s: {self.moves / play:.1f}",
             f"games finished: {self.games_finished}  rematches: {self.rematches}",
+            f"state messages received: {self.states} "
+            f"({self.states / max(self.moves, 1):.2f} per move)",
             f"act -> all {per} clients: p50 {percentile(lat, 0.5) * 1000:.1f} ms  "
             f"p99 {percentile(lat, 0.99) * 1000:.1f} ms  ({len(lat)} acts)",
         ]
@@ -445,12 +452,14 @@ async def measure(
 
     cpu0 = cpu_seconds(server_pid) if server_pid else 0.0
     own0 = time.process_time()
+    states0 = run.states
     start = time.perf_counter()
     tasks = [asyncio.create_task(play(t)) for t in ready]
     _, late = await asyncio.wait(tasks, timeout=max_seconds) if tasks else (set(), set())
     end = time.perf_counter()
     cpu1 = cpu_seconds(server_pid) if server_pid else 0.0
     own1 = time.process_time()
+    states = run.states - states0
     run.stopping = True
     for task in late:
         task.cancel()
@@ -474,6 +483,7 @@ async def measure(
         latencies=run.latencies,
         games_finished=run.games_finished,
         rematches=run.rematches,
+        states=states,
         refused=run.refused,
         failures=run.failures,
         loadavg_before=load_before,
