@@ -169,6 +169,7 @@ def state_json(
     view = game.view(seat) if game else None
     if encoded_table:
         lines, entries = log.encoded_for(snap, seat, after_version)
+        # Fragments where the protocol has lists: orjson writes their bytes as they are.
         msg = state_message(version, view or {}, lines, entries)  # type: ignore[arg-type]
         msg["room"] = table_json(snap, seat)
         return msg
