@@ -9,8 +9,6 @@ import re
 from typing import Any
 from weakref import WeakKeyDictionary
 
-import orjson
-
 from app import i18n
 from app.presentation import cache
 from app.table.live import LogKey
@@ -97,44 +95,6 @@ def entries_for(
     game = snapshot.game
     if game is None:
         return []
-    entries = _entries(snapshot, game)
-    return [entries[i] for i in _readable_after(game, seat, after_version)]
-
-
-_EMPTY = orjson.Fragment(b"[]")
-
-
-def encoded_for(
-    snapshot: Snapshot, seat: Seat | None, after_version: int = -1
-) -> tuple[orjson.Fragment, orjson.Fragment]:
-    """`lines_for` and `entries_for` encoded as JSON (the bytes `orjson.dumps` makes of them),
-    once per game frame, language, names and the lines read: the audiences of one push that
-    read the same lines (every seat and spectator, unless a line is private) share one
-    encoding."""
-    game = snapshot.game
-    if game is None:
-        return _EMPTY, _EMPTY
-    picked = _readable_after(game, seat, after_version)
-    kept = cache.for_frame(game)
-    key = ("log-json", i18n.current(), _names_now(snapshot)[1], *picked)
-    pair: tuple[orjson.Fragment, orjson.Fragment] | None = kept.get(key)
-    if pair is None:
-        entries = _entries(snapshot, game)
-        chosen = [entries[i] for i in picked]
-        pair = kept[key] = (
-            orjson.Fragment(orjson.dumps([e["text"] for e in chosen], option=_OPTIONS)),
-            orjson.Fragment(orjson.dumps(chosen, option=_OPTIONS)),
-        )
-    return pair
-
-
-_OPTIONS = orjson.OPT_NON_STR_KEYS
-"""As `messages.encode_json` encodes a whole message."""
-
-
-def _entries(snapshot: Snapshot, game: GameFrame) -> list[dict[str, Any]]:
-    """Every line's JSON entry (made once, as JSON clients first ask, and kept with the
-    texts)."""
     texts, entries = _lines(snapshot, game)
     for i in range(len(entries), len(texts)):
         v, e = game.log[i]
@@ -148,7 +108,7 @@ def _entries(snapshot: Snapshot, game: GameFrame) -> list[dict[str, Any]]:
                 "text": texts[i],
             }
         )
-    return entries
+    return [entries[i] for i in _readable_after(game, seat, after_version)]
 
 
 def texts(snapshot: Snapshot) -> list[str]:

@@ -161,21 +161,15 @@ def state_json(
     snap: Snapshot, seat: int | None, after_version: int, *, encoded_table: bool = False
 ) -> dict[str, Any]:
     """The JSON state message for `seat` (None = spectator), with the log lines of the
-    versions after `after_version`; `encoded_table`: its room facts as `table_json` and its
-    log lines as `log.encoded_for` (encoded already, for encoding with orjson), else as
-    dicts and lists."""
+    versions after `after_version`; `encoded_table`: its room facts as `table_json` (for
+    encoding with orjson), else as a dict."""
     game = snap.game
     version = game.version if game else 0
     view = game.view(seat) if game else None
-    if encoded_table:
-        lines, entries = log.encoded_for(snap, seat, after_version)
-        # Fragments where the protocol has lists: orjson writes their bytes as they are.
-        msg = state_message(version, view or {}, lines, entries)  # type: ignore[arg-type]
-        msg["room"] = table_json(snap, seat)
-        return msg
-    listed = log.entries_for(snap, seat, after_version)
-    msg = state_message(version, view or {}, [e["text"] for e in listed], listed)
-    msg["room"] = table_info(snap, seat)
+    entries = log.entries_for(snap, seat, after_version)
+    lines = [e["text"] for e in entries]
+    msg = state_message(version, view or {}, lines, entries)
+    msg["room"] = table_json(snap, seat) if encoded_table else table_info(snap, seat)
     return msg
 
 

@@ -84,10 +84,9 @@ async def test_what_shows_the_moment_is_kept_for_that_moment_only(
         clock[0] += 0.5
         state_html(hub.snapshot(), watcher, tail)
         messages.state_json_text(hub.snapshot(), None, 0)
-    # What is kept: the board (and its cut), the log (and its lines encoded for JSON), the
-    # move chain's line, the names, and this moment's page, seats, room info (as a dict and
-    # encoded) and JSON.
-    assert cache.held(hub.snapshot()) <= 11
+    # What is kept: the board (and its cut), the log, the move chain's line, the names, and
+    # this moment's page, seats, room info (as a dict and encoded) and JSON.
+    assert cache.held(hub.snapshot()) <= 10
 
     # Someone sits down within the same half second: the page shows them online at once.
     before = state_html(hub.snapshot(), watcher, tail)
