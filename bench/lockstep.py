@@ -30,8 +30,9 @@ What it does (written from the protocol, docs/bot-api.md; nothing of bench/load.
    /proc, its threads included) over the window / moves; set-up seconds (and the server's and
    this client's CPU per table set up); p50/p99 of act -> all clients (from sending an act
    to the moment the last of the table's 5 clients holds the step's final version); this
-   client's own CPU (near 100 % of a core: the client, not the server, limits the figures)
-   and the load average.
+   client's own CPU (near 100 % of a core: the client, not the server, limits the figures),
+   the state messages the clients received in the window (per move: how many pushes a move
+   costs the server) and the load average.
 
 Every wait is bounded (`--timeout` seconds: a request, a socket, a step; a lagging step asks
 every client for a `sync` once before its table is given up), and so is the whole play
