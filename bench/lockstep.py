@@ -30,8 +30,9 @@ What it does (written from the protocol, docs/bot-api.md; nothing of bench/load.
    /proc, its threads included) over the window / moves; set-up seconds (and the server's and
    this client's CPU per table set up); p50/p99 of act -> all clients (from sending an act
    to the moment the last of the table's 5 clients holds the step's final version); this
-   client's own CPU (near 100 % of a core: the client, not the server, limits the figures)
-   and the load average.
+   client's own CPU (near 100 % of a core: the client, not the server, limits the figures),
+   the state messages the clients received in the window (per move: how many pushes a move
+   costs the server) and the load average.
 
 Every wait is bounded (`--timeout` seconds: a request, a socket, a step; a lagging step asks
 every client for a `sync` once before its table is given up), and so is the whole play
@@ -101,6 +102,8 @@ class Run:
     moves: int = 0
     games_finished: int = 0
     rematches: int = 0
+    states: int = 0
+    """State messages received by every client so far (pushes: how many a move costs)."""
     refused: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     stopping: bool = False
@@ -137,6 +140,7 @@ class Client:
     def receive(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "state":
+            self.table.run.states += 1
             self.version = msg["version"]
             self.status = msg["room"]["status"]
             header = (msg.get("view") or {}).get("header") or {}
@@ -338,6 +342,8 @@ class Figures:
     latencies: list[float]
     games_finished: int
     rematches: int
+    states: int
+    """State messages the clients received in the window."""
     refused: Counter[str]
     failures: Counter[str]
     loadavg_before: str
@@ -353,6 +359,8 @@ class Figures:
             f"set-up: {self.setup_seconds:.2f} s",
             f"moves: {self.moves} in {self.play_seconds:.2f} s  moves/s: {self.moves / play:.1f}",
             f"games finished: {self.games_finished}  rematches: {self.rematches}",
+            f"state messages received: {self.states} "
+            f"({self.states / max(self.moves, 1):.2f} per move)",
             f"act -> all {per} clients: p50 {percentile(lat, 0.5) * 1000:.1f} ms  "
             f"p99 {percentile(lat, 0.99) * 1000:.1f} ms  ({len(lat)} acts)",
         ]
@@ -445,12 +453,14 @@ async def measure(
 
     cpu0 = cpu_seconds(server_pid) if server_pid else 0.0
     own0 = time.process_time()
+    states0 = run.states
     start = time.perf_counter()
     tasks = [asyncio.create_task(play(t)) for t in ready]
     _, late = await asyncio.wait(tasks, timeout=max_seconds) if tasks else (set(), set())
     end = time.perf_counter()
     cpu1 = cpu_seconds(server_pid) if server_pid else 0.0
     own1 = time.process_time()
+    states = run.states - states0
     run.stopping = True
     for task in late:
         task.cancel()
@@ -474,6 +484,7 @@ async def measure(
         latencies=run.latencies,
         games_finished=run.games_finished,
         rematches=run.rematches,
+        states=states,
         refused=run.refused,
         failures=run.failures,
         loadavg_before=load_before,
