@@ -40,7 +40,9 @@ async def test_review_page_of_every_game(sqlite_server: Server, web: h.Web, game
         app = app_of(sqlite_server)
         sessions = app.state.sessions
         with ThreadPoolExecutor(1) as pool:
-            worker = ReviewWorker(sessions, game_steps=20_000, executor=pool)
+            # No CPU backstop here: a random Karmaka game (~900 moves) costs 40 s of review
+            # on a fast machine and 2-3 times that on a slow one, near the default budget.
+            worker = ReviewWorker(sessions, game_steps=20_000, cpu_seconds=3600, executor=pool)
             assert await worker.step()
         async with sessions() as session:
             stored = await games.game_for_table(session, table_of(app, live.slug).id)
