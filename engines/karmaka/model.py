@@ -6,6 +6,7 @@ Every pile is a list of card ids listed bottom → top, so the *top* of a pile i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -273,21 +274,62 @@ def _copy_player(player: Player) -> Player:
 
 
 def copy_game(state: State) -> State:
-    """`copy_state(state)`, in one function for the state and its players (`apply` copies the
-    state at every step of a bot's playout); anything rarer goes through `copy_state`."""
+    """`copy_state(state)`, in one function for the state and its players; anything rarer
+    goes through `copy_state`."""
+    return _copy_game(state, lambda players: [_copy_player(p) for p in players])
+
+
+def copy_for_apply(state: State) -> State:
+    """The copy `apply` plays an action out on: `copy_game`, but each player copied only when
+    the handlers first read it (`PlayersOnWrite`); the others stay shared with `state` (a turn
+    changes one or two players of four). Hand the result on only after `settle_players`."""
+    return _copy_game(state, PlayersOnWrite)
+
+
+def settle_players(state: State) -> None:
+    """End `copy_for_apply`'s copying: the players become a plain list again. The players never
+    read stay shared between the two states, which are never changed after `apply`."""
+    players = state.__dict__["players"]
+    if type(players) is PlayersOnWrite:
+        state.__dict__["players"] = list(players)
+
+
+class PlayersOnWrite(list[Player]):
+    """A state's players while `apply` plays an action out: reading `players[seat]` the first
+    time replaces that player by its copy, so whatever the handlers then change is theirs.
+    Iterating gives the players as they are (only for reading: the handlers change a player
+    through `players[seat]` only)."""
+
+    __slots__ = ("copied",)
+
+    def __init__(self, players: list[Player]) -> None:
+        super().__init__(players)
+        self.copied = [False] * len(players)
+
+    def __getitem__(self, seat: Any) -> Any:
+        if type(seat) is not int:
+            raise TypeError("a state's players are read by seat")
+        copied = self.copied
+        if not copied[seat]:
+            copied[seat] = True
+            list.__setitem__(self, seat, _copy_player(list.__getitem__(self, seat)))
+        return list.__getitem__(self, seat)
+
+
+def _copy_game(state: State, copy_players: Callable[[list[Player]], list[Player]]) -> State:
     d = state.__dict__
     if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
         return copy_state(state)
     data = d.copy()
     data["rng"] = copy_state(d["rng"])
-    data["players"] = [_copy_player(p) for p in d["players"]]
+    data["players"] = copy_players(d["players"])
     data["well"] = d["well"][:]
     data["ruins"] = d["ruins"][:]
     if d["chain"] is not None:
         data["chain"] = copy_state(d["chain"])
     if d["prompt"] is not None:
         data["prompt"] = copy_state(d["prompt"])
-    data["reveals"] = [copy_state(r) for r in d["reveals"]]
+    data["reveals"] = [copy_state(r) for r in d["reveals"]] if d["reveals"] else []
     data["rung_history"] = d["rung_history"][:]
     data["winners"] = d["winners"][:]
     new = _new(State)

@@ -77,7 +77,8 @@ from engines.karmaka.model import (
     State,
     Target,
     Way,
-    copy_game,
+    copy_for_apply,
+    settle_players,
 )
 from engines.karmaka.table import (
     FROM_DECK,
@@ -469,7 +470,7 @@ class Karmaka(Engine[State, Any, Options]):
         if not self.is_legal(state, seat, action):
             why = explain_illegal(state, seat, action)
             raise IllegalAction(why.message, **why.params)
-        new = copy_game(state)
+        new = copy_for_apply(state)
         events: list[Event] = []
         match action:
             case Pass():
@@ -488,6 +489,7 @@ class Karmaka(Engine[State, Any, Options]):
                     end_turn(new, events)
             case _:
                 answer_prompt(new, action, events, checked=True)
+        settle_players(new)
         return Step(new, events)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
