@@ -6,7 +6,6 @@ Every pile is a list of card ids listed bottom → top, so the *top* of a pile i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -273,17 +272,31 @@ def _copy_player(player: Player) -> Player:
     return new
 
 
+def set_fields(model: PlainModel, **values: Any) -> None:
+    """Set several fields of a state model at once, as so many `model.field = value` would
+    (the turn's flow sets three at a time at every step of a bot's playout)."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
+
+
 def copy_game(state: State) -> State:
     """`copy_state(state)`, in one function for the state and its players; anything rarer
     goes through `copy_state`."""
-    return _copy_game(state, lambda players: [_copy_player(p) for p in players])
+    new = _copy_game(state, [_copy_player(p) for p in state.players])
+    data = new.__dict__
+    data["rung_history"] = data["rung_history"][:]
+    data["winners"] = data["winners"][:]
+    return new
 
 
 def copy_for_apply(state: State) -> State:
-    """The copy `apply` plays an action out on: `copy_game`, but each player copied only when
-    the handlers first read it (`PlayersOnWrite`); the others stay shared with `state` (a turn
-    changes one or two players of four). Hand the result on only after `settle_players`."""
-    return _copy_game(state, PlayersOnWrite)
+    """The copy `apply` plays an action out on, cheaper than `copy_game`: each player is copied
+    only when the handlers first read it (`PlayersOnWrite`: a turn changes one or two players of
+    four), and the lists the handlers only ever replace, never change (`rung_history`,
+    `winners`), are shared. Hand the result on only after `settle_players`."""
+    players = PlayersOnWrite(state.players)
+    players.source = state.players
+    return _copy_game(state, players)
 
 
 def settle_players(state: State) -> None:
@@ -296,33 +309,32 @@ def settle_players(state: State) -> None:
 
 class PlayersOnWrite(list[Player]):
     """A state's players while `apply` plays an action out: reading `players[seat]` the first
-    time replaces that player by its copy, so whatever the handlers then change is theirs.
-    Iterating gives the players as they are (only for reading: the handlers change a player
-    through `players[seat]` only)."""
+    time replaces that player (still the one of `source`, the players of the state copied) by
+    its copy, so whatever the handlers then change is theirs. Iterating gives the players as
+    they are (only for reading: the handlers change a player through `players[seat]` only)."""
 
-    __slots__ = ("copied",)
-
-    def __init__(self, players: list[Player]) -> None:
-        super().__init__(players)
-        self.copied = [False] * len(players)
+    __slots__ = ("source",)
+    source: list[Player]
 
     def __getitem__(self, seat: Any) -> Any:
         if type(seat) is not int:
             raise TypeError("a state's players are read by seat")
-        copied = self.copied
-        if not copied[seat]:
-            copied[seat] = True
-            list.__setitem__(self, seat, _copy_player(list.__getitem__(self, seat)))
-        return list.__getitem__(self, seat)
+        player = list.__getitem__(self, seat)
+        if player is self.source[seat]:
+            player = _copy_player(player)
+            list.__setitem__(self, seat, player)
+        return player
 
 
-def _copy_game(state: State, copy_players: Callable[[list[Player]], list[Player]]) -> State:
+def _copy_game(state: State, players: list[Player]) -> State:
+    """The state with these `players`; its other lists copied but `rung_history` and `winners`
+    (or `copy_state(state)` when it holds anything rarer)."""
     d = state.__dict__
     if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
         return copy_state(state)
     data = d.copy()
     data["rng"] = copy_state(d["rng"])
-    data["players"] = copy_players(d["players"])
+    data["players"] = players
     data["well"] = d["well"][:]
     data["ruins"] = d["ruins"][:]
     if d["chain"] is not None:
@@ -330,8 +342,6 @@ def _copy_game(state: State, copy_players: Callable[[list[Player]], list[Player]
     if d["prompt"] is not None:
         data["prompt"] = copy_state(d["prompt"])
     data["reveals"] = [copy_state(r) for r in d["reveals"]] if d["reveals"] else []
-    data["rung_history"] = d["rung_history"][:]
-    data["winners"] = d["winners"][:]
     new = _new(State)
     _set(new, "__dict__", data)
     _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())
