@@ -541,12 +541,19 @@ class Event:
     @classmethod
     def others(cls, seat: Seat, num_players: int, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat but `seat`, and by spectators (the public half of a secret)."""
-        return cls.make(message, frozenset(range(num_players)) - {seat}, True, params)
+        seats = _OTHERS.get((num_players, seat))
+        if seats is None:
+            seats = _OTHERS[num_players, seat] = frozenset(range(num_players)) - {seat}
+        return cls.make(message, seats, True, params)
 
     @classmethod
     def players_only(cls, message: str | Forms, **params: Any) -> Event:
         """Seen by every seat, hidden from spectators."""
         return cls.make(message, None, False, params)
+
+
+_OTHERS: dict[tuple[int, Seat], frozenset[Seat]] = {}
+"""`Event.others`' seats by (table size, seat), made once (frozen, so events share them)."""
 
 
 def who(seat: Seat) -> str:

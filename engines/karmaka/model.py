@@ -272,24 +272,76 @@ def _copy_player(player: Player) -> Player:
     return new
 
 
+def set_fields(model: PlainModel, **values: Any) -> None:
+    """Set several fields of a state model at once, as so many `model.field = value` would
+    (the turn's flow sets three at a time at every step of a bot's playout)."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
+
+
 def copy_game(state: State) -> State:
-    """`copy_state(state)`, in one function for the state and its players (`apply` copies the
-    state at every step of a bot's playout); anything rarer goes through `copy_state`."""
+    """`copy_state(state)`, in one function for the state and its players; anything rarer
+    goes through `copy_state`."""
+    new = _copy_game(state, [_copy_player(p) for p in state.players])
+    data = new.__dict__
+    data["rung_history"] = data["rung_history"][:]
+    data["winners"] = data["winners"][:]
+    return new
+
+
+def copy_for_apply(state: State) -> State:
+    """The copy `apply` plays an action out on, cheaper than `copy_game`: each player is copied
+    only when the handlers first read it (`PlayersOnWrite`: a turn changes one or two players of
+    four), and the lists the handlers only ever replace, never change (`rung_history`,
+    `winners`), are shared. Hand the result on only after `settle_players`."""
+    players = PlayersOnWrite(state.players)
+    players.source = state.players
+    return _copy_game(state, players)
+
+
+def settle_players(state: State) -> None:
+    """End `copy_for_apply`'s copying: the players become a plain list again. The players never
+    read stay shared between the two states, which are never changed after `apply`."""
+    players = state.__dict__["players"]
+    if type(players) is PlayersOnWrite:
+        state.__dict__["players"] = list(players)
+
+
+class PlayersOnWrite(list[Player]):
+    """A state's players while `apply` plays an action out: reading `players[seat]` the first
+    time replaces that player (still the one of `source`, the players of the state copied) by
+    its copy, so whatever the handlers then change is theirs. Iterating gives the players as
+    they are (only for reading: the handlers change a player through `players[seat]` only)."""
+
+    __slots__ = ("source",)
+    source: list[Player]
+
+    def __getitem__(self, seat: Any) -> Any:
+        if type(seat) is not int:
+            raise TypeError("a state's players are read by seat")
+        player = list.__getitem__(self, seat)
+        if player is self.source[seat]:
+            player = _copy_player(player)
+            list.__setitem__(self, seat, player)
+        return player
+
+
+def _copy_game(state: State, players: list[Player]) -> State:
+    """The state with these `players`; its other lists copied but `rung_history` and `winners`
+    (or `copy_state(state)` when it holds anything rarer)."""
     d = state.__dict__
     if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
         return copy_state(state)
     data = d.copy()
     data["rng"] = copy_state(d["rng"])
-    data["players"] = [_copy_player(p) for p in d["players"]]
+    data["players"] = players
     data["well"] = d["well"][:]
     data["ruins"] = d["ruins"][:]
     if d["chain"] is not None:
         data["chain"] = copy_state(d["chain"])
     if d["prompt"] is not None:
         data["prompt"] = copy_state(d["prompt"])
-    data["reveals"] = [copy_state(r) for r in d["reveals"]]
-    data["rung_history"] = d["rung_history"][:]
-    data["winners"] = d["winners"][:]
+    data["reveals"] = [copy_state(r) for r in d["reveals"]] if d["reveals"] else []
     new = _new(State)
     _set(new, "__dict__", data)
     _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())

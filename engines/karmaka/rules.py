@@ -77,7 +77,9 @@ from engines.karmaka.model import (
     State,
     Target,
     Way,
-    copy_game,
+    copy_for_apply,
+    set_fields,
+    settle_players,
 )
 from engines.karmaka.table import (
     FROM_DECK,
@@ -133,12 +135,13 @@ ALONE: tuple[frozenset[Seat], ...] = tuple(frozenset({s}) for s in range(8))
 NOBODY: frozenset[Seat] = frozenset()
 
 
-def ways_to_play(state: State) -> list[Way]:
+WAYS: tuple[Way, ...] = ("deed", "ability", "future")
+TEAM_WAYS: tuple[Way, ...] = (*WAYS, "partner")
+
+
+def ways_to_play(state: State) -> tuple[Way, ...]:
     """A for points, B for the ability, C to your Future Life, D (teams_2v2) to your partner's."""
-    ways: list[Way] = ["deed", "ability", "future"]
-    if state.mode == "teams_2v2":
-        ways.append("partner")
-    return ways
+    return TEAM_WAYS if state.mode == "teams_2v2" else WAYS
 
 
 def is_over(state: State) -> bool:
@@ -183,10 +186,9 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
             end_game(state, [], reason, events, count=SAFETY_ROUNDS)
             return
         if state.turns_started % state.num_players == 0:
-            state.rung_history.append(tuple(p.rung for p in state.players))
-        state.turns_started += 1
-        state.turn = seat
-        state.phase = "play"
+            # A new list, not an append: `copy_for_apply` shares this one with the state copied.
+            state.rung_history = [*state.rung_history, tuple(p.rung for p in state.players)]
+        set_fields(state, turns_started=state.turns_started + 1, turn=seat, phase="play")
         player = state.players[seat]
         if must_reincarnate(state, seat):
             events.append(Event.public("%(who)s has no cards left: reincarnation.", who=who(seat)))
@@ -208,9 +210,7 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
 
 def end_turn(state: State, events: list[Event]) -> None:
     """The turn ends; what was shown to the player is forgotten; the left player goes next."""
-    state.chain = None
-    state.prompt = None
-    state.reveals = []
+    set_fields(state, chain=None, prompt=None, reveals=[])
     start_turn(state, left_of(state, state.turn), events)
 
 
@@ -469,7 +469,7 @@ class Karmaka(Engine[State, Any, Options]):
         if not self.is_legal(state, seat, action):
             why = explain_illegal(state, seat, action)
             raise IllegalAction(why.message, **why.params)
-        new = copy_game(state)
+        new = copy_for_apply(state)
         events: list[Event] = []
         match action:
             case Pass():
@@ -488,6 +488,7 @@ class Karmaka(Engine[State, Any, Options]):
                     end_turn(new, events)
             case _:
                 answer_prompt(new, action, events, checked=True)
+        settle_players(new)
         return Step(new, events)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
