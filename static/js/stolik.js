@@ -547,8 +547,10 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     setTimeout(function () {
-      decisionInView();
+      // The scroll cues first: showing one moves what is below it (a decision brought into
+      // view before was then pushed 20-30 px past the window's edge).
       scrollCues();
+      decisionInView();
       pushes += 1;
       const board = document.getElementById("board");
       if (board && board.dataset.version) html.dataset.version = board.dataset.version;

@@ -50,9 +50,10 @@ async def test_review_page_of_every_game(sqlite_server: Server, web: h.Web, game
             row = await queue.review_of(session, stored.id)
             assert row is not None and row.status == "done", row.result if row else None
 
-        await page.reload()
+        # The waiting page refreshes itself (a 5 s meta refresh) until the review is done: it
+        # shows the review by itself; a reload from here raced its own (ERR_ABORTED in CI).
+        await expect(page.locator(".review-seat")).to_have_count(n, timeout=30_000)
         await h.settled(page)
-        await expect(page.locator(".review-seat")).to_have_count(n)
         await expect(page.locator(".review-graph polyline").first).to_be_visible()
         assert await page.locator(".review-moments li").count() > 0
         await h.shot(page, f"review_{game}_laptop")
