@@ -462,6 +462,17 @@
       decisionSeen = true;
     }
   }
+  // The page's layout can move a decision the person could see without a push (a clock's
+  // words wrapping onto another line, a panel opening, a font arriving): when the page's size
+  // changes, a decision that was in view and no longer is comes back.
+  if (window.ResizeObserver) {
+    const resized = new ResizeObserver(function () {
+      if (!decisionSeen) return;
+      const control = decisionControl();
+      if (control && !inWindow(control)) bringIntoView(control);
+    });
+    document.addEventListener("DOMContentLoaded", function () { resized.observe(document.body); });
+  }
   let scrollCheck = 0;
   window.addEventListener("scroll", function () {
     if (scrollCheck) return;
@@ -547,8 +558,7 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     setTimeout(function () {
-      // The scroll cues first: showing one moves what is below it (a decision brought into
-      // view before was then pushed 20-30 px past the window's edge).
+      // The scroll cues first: showing one moves what is below it.
       scrollCues();
       decisionInView();
       pushes += 1;
