@@ -8,8 +8,9 @@ server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). T
 order of the kinds rotates from game to game, so every kind plays from every position. Games
 run in parallel worker processes (one per core unless --workers says otherwise). Printed: per
 kind, the win share (a shared win counts 1/k) with its 95 % Wilson interval, its fair share,
-ties, mean score and place, and the decision time p50/p95 of every bot level: CPU time of the
-worker process (time.process_time), which a busy machine does not inflate.
+ties, mean score, mean place with its 95 % interval (fair: (seats + 1) / 2), and the decision
+time p50/p95 of every bot level: CPU time of the worker process (time.process_time), which a
+busy machine does not inflate.
 
 With `--out FILE` every finished game is appended to FILE as one JSON line, and games whose
 seed FILE already holds (same game, seats and options) are skipped: a run stopped half-way
@@ -173,11 +174,12 @@ def summary(files: Iterable[Path], markdown: bool = False) -> str:
 
 
 def _row(game: str, seats: list[str], result: dict[str, Any], cpu: float) -> str:
-    """| game | seats | games | first kind's win share (95 %) | fair | mean place | decision
-    CPU p50 / p95 per level | CPU per game |"""
+    """| game | seats | games | first kind's win share (95 %) | fair | mean place (95 %) | fair
+    place | decision CPU p50 / p95 per level | CPU per game |"""
     kind = seats[0]
     t = result["tally"][kind]
     low, high = wilson(t["wins"], t["seats"])
+    first, last = place_interval(t)
     times = [
         f"{level} {percentile(ts, 0.5) * 1000:,.0f} / {percentile(ts, 0.95) * 1000:,.0f} ms"
         for level in LEVELS
@@ -186,7 +188,8 @@ def _row(game: str, seats: list[str], result: dict[str, Any], cpu: float) -> str
     return (
         f"| {game} | {','.join(seats)} | {result['games'] - result['unfinished']} | "
         f"{t['wins'] / (t['seats'] or 1):.1%} ({low:.1%}–{high:.1%}) | {1 / len(seats):.1%} | "
-        f"{t['place'] / (t['seats'] or 1):.2f} | {'; '.join(times)} | {cpu:.1f} s |"
+        f"{t['place'] / (t['seats'] or 1):.2f} ({first:.2f}–{last:.2f}) | "
+        f"{(len(seats) + 1) / 2:.1f} | {'; '.join(times)} | {cpu:.1f} s |"
     )
 
 
@@ -194,7 +197,8 @@ def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[s
     """The tallies per kind of `games` games' results (`play_one`'s, or `bench.outside`'s)."""
     n = len(seats)
     tally: dict[str, dict[str, float]] = {
-        kind: {"seats": 0, "wins": 0.0, "ties": 0, "score": 0.0, "place": 0.0} for kind in seats
+        kind: {"seats": 0, "wins": 0.0, "ties": 0, "score": 0.0, "place": 0.0, "place2": 0.0}
+        for kind in seats
     }
     times: dict[str, list[float]] = defaultdict(list)
     unfinished = 0
@@ -209,7 +213,9 @@ def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[s
             t = tally[kind]
             t["seats"] += 1
             t["score"] += res["scores"].get(seat, 0)
-            t["place"] += res["ranks"].get(seat, n)
+            place = res["ranks"].get(seat, n)
+            t["place"] += place
+            t["place2"] += place * place
             if seat in winners:
                 t["wins"] += 1 / len(winners)
                 if len(winners) > 1:
@@ -236,6 +242,19 @@ def wilson(wins: float, seats: float, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def place_interval(t: dict[str, float], z: float = 1.96) -> tuple[float, float]:
+    """The 95 % interval (normal approximation) of a kind's mean place from its tally: where
+    the win share cannot tell two levels apart in a hundred games, the places (every seat's,
+    not only the winner's) often can. A fair mean place is (seats + 1) / 2."""
+    n = t["seats"]
+    if n < 2:
+        return 1.0, float("inf")
+    mean = t["place"] / n
+    variance = max(0.0, (t["place2"] - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(variance / n)
+    return mean - half, mean + half
+
+
 def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
     """The printed table."""
     n = len(seats)
@@ -243,16 +262,17 @@ def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
         f"{game}: {result['games']} games, seats {','.join(seats)}"
         + (f", {result['unfinished']} unfinished" if result["unfinished"] else ""),
         f"{'kind':8} {'seats':>6} {'win share':>10} {'95 % interval':>15} {'fair':>6} "
-        f"{'ties':>5} {'mean score':>11} {'mean place':>11}",
+        f"{'ties':>5} {'mean score':>11} {'mean place':>11} {'95 % interval':>13}",
     ]
     for kind, t in result["tally"].items():
         played = t["seats"] or 1
         share = t["wins"] / played
         low, high = wilson(t["wins"], t["seats"])
+        first, last = place_interval(t)
         lines.append(
             f"{kind:8} {t['seats']:>6.0f} {share:>9.1%} {f'{low:.1%}–{high:.1%}':>15} "
             f"{1 / n:>6.1%} {t['ties']:>5.0f} {t['score'] / played:>11.2f} "
-            f"{t['place'] / played:>11.2f}"
+            f"{t['place'] / played:>11.2f} {f'{first:.2f}–{last:.2f}':>13}"
         )
     for kind in LEVELS:
         ts = result["times"].get(kind)

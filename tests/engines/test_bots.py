@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bench.arena import load, percentile, play_one, report, run, summary
+from bench.arena import load, percentile, place_interval, play_one, report, run, summary
 from engines import REGISTRY
 from engines.bots import BUDGETS, LEVELS, choose_action
 from engines.core import Engine, Rng
@@ -115,3 +115,20 @@ def test_arena_records_games_resumes_and_sums_files(
     assert "decision CPU easy" in text and "CPU per game: mean" in text
     row = summary([out, other], markdown=True)
     assert row.startswith("| incan_gold | easy,random,random | 4 | ") and "| 33.3% |" in row
+    assert "| 2.0 |" in row, "the fair mean place of three seats"
+
+
+def test_mean_place_interval() -> None:
+    """The mean place's 95 % interval: mean ± 1.96 standard errors of the places."""
+    places = [1, 2, 3, 4] * 25
+    tally = {
+        "seats": 100.0,
+        "place": float(sum(places)),
+        "place2": float(sum(p * p for p in places)),
+    }
+    low, high = place_interval(tally)
+    half = 1.96 * (sum((p - 2.5) ** 2 for p in places) / 99) ** 0.5 / 10
+    assert (low, high) == pytest.approx((2.5 - half, 2.5 + half))
+    assert low < 2.5 < high and high - low == pytest.approx(0.4405, abs=1e-3)
+    same = {"seats": 50.0, "place": 50.0, "place2": 50.0}
+    assert place_interval(same) == pytest.approx((1.0, 1.0)), "always first: no spread"
