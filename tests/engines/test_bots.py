@@ -132,3 +132,58 @@ def test_mean_place_interval() -> None:
     assert low < 2.5 < high and high - low == pytest.approx(0.4405, abs=1e-3)
     same = {"seats": 50.0, "place": 50.0, "place2": 50.0}
     assert place_interval(same) == pytest.approx((1.0, 1.0)), "always first: no spread"
+
+
+class _Recording:
+    """An engine that notes every move played in a search tree (not in its random rollouts):
+    who moved, and who else was still to act in that step."""
+
+    def __init__(self, engine: Engine[Any, Any, Any]) -> None:
+        self.engine = engine
+        self.moves: list[tuple[int, frozenset[int]]] = []
+        self.in_rollout = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def play(self, state: Any, seat: int, action: Any) -> Any:
+        if not self.in_rollout:
+            self.moves.append((seat, frozenset(self.engine.to_act(state))))
+        return self.engine.play(state, seat, action)
+
+
+@pytest.mark.parametrize("game_id", ["incan_gold", "dreadful_circus"])
+def test_hard_search_decides_last_in_a_simultaneous_step(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the tree of the hard level, the searching seat never chooses while a rival of the
+    same simultaneous step still has to: at the root the rivals choose first, so no rival's
+    node is keyed by a view holding the seat's secret choice."""
+    from engines.bots import search
+
+    engine = REGISTRY[game_id]
+    rollout = search._rollout
+
+    def quiet_rollout(engine: Any, state: Any, rng: Rng, cap: int) -> tuple[Any, int]:
+        engine.in_rollout = True
+        try:
+            return rollout(engine, state, rng, cap)
+        finally:
+            engine.in_rollout = False
+
+    monkeypatch.setattr(search, "_rollout", quiet_rollout)
+    roots = [s for s in _positions(engine, every=3) if len(engine.to_act(s)) > 1]
+    assert roots, "the game has simultaneous steps"
+    for state in roots[:4]:
+        seat = max(engine.to_act(state))
+        recording: Any = _Recording(engine)
+        world = engine.determinize(state, seat, Rng.from_seed(3))
+        root, nodes = search._Node(), dict[Any, search._Node]()
+        rng = Rng.from_seed(4)
+        for _ in range(60):
+            search._iterate(recording, world, seat, root, nodes, rng, BUDGETS["hard"])
+        assert sum(root.visits.values()) == 60, "every iteration chose at the root"
+        early = [acting for who, acting in recording.moves if who == seat and len(acting) > 1]
+        assert early == [], "the seat chose before a rival of its step"
+        rivals_first = [who for who, acting in recording.moves if who != seat and seat in acting]
+        assert len(rivals_first) >= 60 * (len(engine.to_act(state)) - 1)
