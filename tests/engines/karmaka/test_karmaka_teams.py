@@ -8,8 +8,8 @@ import pytest
 from engines.core import IllegalAction, Rng
 from engines.karmaka import ENGINE
 from engines.karmaka.cards import TRANSCENDENCE, WOLF
+from engines.karmaka.flow import reincarnate
 from engines.karmaka.model import Play, Target
-from engines.karmaka.rules import reincarnate
 from tests.engines.invariants import check_state_invariants, play_random, replay
 from tests.engines.karmaka.position import (
     X,

@@ -8,8 +8,8 @@ import pytest
 from engines.core import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from engines.karmaka import ENGINE
 from engines.karmaka.cards import SAFETY_ROUNDS, TRANSCENDENCE, WOLF
+from engines.karmaka.flow import reincarnate
 from engines.karmaka.model import Done, Options, Pass, Play, SpendRings
-from engines.karmaka.rules import reincarnate
 from tests.engines.karmaka.position import X, Y, Z, act, choose, cid, play, table
 
 W = cid("another_day", 2)

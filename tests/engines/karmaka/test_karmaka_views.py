@@ -6,8 +6,8 @@ import json
 
 from engines.core import Rng
 from engines.karmaka import ENGINE
+from engines.karmaka.flow import reincarnate
 from engines.karmaka.model import Pick, State
-from engines.karmaka.rules import reincarnate
 from tests.engines.invariants import (
     canonical,
     check_determinize_sees_only_the_view,
