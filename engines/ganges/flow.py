@@ -25,6 +25,7 @@ from engines.ganges.basics import (
     push,
     refill_table,
     table_cards,
+    table_empty,
     to_hand,
 )
 from engines.ganges.cards import (
@@ -46,7 +47,7 @@ from engines.ganges.display import (
     gain_track_bonus,
     take_for_task,
 )
-from engines.ganges.state import Conversion, Resolution, State
+from engines.ganges.state import Conversion, Resolution, State, own_player
 from engines.ganges.triples import resolutions, triple_words
 
 # ---- the settle step --------------------------------------------------------------------------
@@ -185,7 +186,7 @@ def step_task(state: State, events: Events) -> bool:
         available = (
             bool(state.deck or state.discard)
             if source == "deck"
-            else bool(table_cards(state))
+            else not table_empty(state)
             if source == "table"
             else source in state.table
         )
@@ -246,6 +247,7 @@ def step_task(state: State, events: Events) -> bool:
 def begin_turn(state: State, events: Events) -> None:
     """A new turn: one main action owed; the start player's phase-2 turn opens with the elephant."""
     seat = active_seat(state)
+    own_player(state, seat)
     state.owed = 1
     if events is not None:
         events.append(
@@ -276,7 +278,11 @@ def end_turn(state: State, events: Events) -> None:
         state.phase = 2
         begin_turn(state, events)
         return
-    state.track_history.append(tuple(flipped_count(p) for p in state.players))
+    # Replaced, not appended to: states share the list (`copy_for_apply`).
+    state.__dict__["track_history"] = [
+        *state.track_history,
+        tuple(flipped_count(p) for p in state.players),
+    ]
     if any(has_finished(p) for p in state.players):
         state.over = True
         state.prompt = None
@@ -309,7 +315,7 @@ def advance(state: State, events: Events) -> None:
             continue
         seat = active_seat(state)
         if state.owed > 0:
-            if not table_cards(state):
+            if table_empty(state):
                 if events is not None:
                     events.append(
                         Event.public(

@@ -17,19 +17,19 @@ from engines.core import (
     JSON,
     Engine,
     Event,
+    GameOver,
     GameSpec,
     IllegalAction,
+    NotYourTurn,
     Outcome,
     Rng,
     Seat,
     Step,
     Term,
-    copy_state,
     interned,
     rank_by,
     tr,
     trc,
-    trusted,
     who,
 )
 from engines.ganges import basics, display, flow
@@ -67,13 +67,20 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import (
-    building_template,
     check_building_payment,
     check_common,
     check_exact_payment,
-    template_cards,
+    held_shape,
+    shaped_template,
 )
-from engines.ganges.state import Conversion, Options, Player, State, TrackCard
+from engines.ganges.state import (
+    Conversion,
+    Options,
+    Player,
+    State,
+    TrackCard,
+    copy_for_apply,
+)
 from engines.ganges.view import build_view, information_key, redeal
 
 MAIN_KINDS: dict[str, str] = {
@@ -180,7 +187,7 @@ def main_actions(state: State, seat: int) -> list[Any]:
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
     the same payments: each is worked out once per call, and a building's payments as counts
-    of dice per value are kept between calls (`building_template`: plain numbers, small).
+    of dice per value are kept between calls (`shaped_template`: plain numbers, small).
     """
     out: list[Any] = []
     for entry in main_plan(state, seat):
@@ -231,7 +238,8 @@ def main_plan(state: State, seat: int) -> Plan:
     distinct: list[tuple[str, int]] = []
     seen: set[tuple[str, int]] = set()
     for c in p.hand:
-        colour, value = DIE_COLOUR[c], values[c]
+        colour = DIE_COLOUR[c]
+        value = values[c]
         groups = colours.get(colour)
         if groups is None:
             colours[colour] = {value: [c]}
@@ -244,55 +252,81 @@ def main_plan(state: State, seat: int) -> Plan:
         if (colour, value) not in seen:
             seen.add((colour, value))
             distinct.append((c, value))
-    payments: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+    payments: dict[Any, tuple[Any, Any, Any]] = {}
+    shapes: dict[str, tuple[list[int], tuple[int, ...], dict[int, list[str]]]] = {}
     plan: Plan = []
+    append = plan.append
     for card_id in state.table:
         if card_id is None:
             continue
-        card = CARDS[card_id]
-        plan.append(_TAKE[card_id])
-        kind = card.kind
-        if kind == "goods":
-            plan.append(_TAKE_GOODS[card_id])
+        take, cls, key, colour, cost = _TABLE_ENTRY[card_id]
+        append(take)
+        if cls is None:
+            append(key)
             continue
-        if kind == "building":
-            key = (card.cost_colour, card.min_sum)
-            found = payments.get(key)
-            if found is None:
-                groups = colours.get(card.cost_colour, {})
-                held, template = building_template(card.min_sum, groups, karma, admins)
-                found = payments[key] = (held, groups, template)
-            plan.append((Build, "build", card_id, *found))
-            continue
-        cost = card.cost_value
-        key = ("", cost)
         found = payments.get(key)
         if found is None:
-            exact: list[Any] = [
-                ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
-            ]
-            if admins:
-                exact.append(((), (cost,), 0))
-            found = payments[key] = (None, None, exact)
-        if kind == "ship":
-            plan.append((BuyShip, "ship", card_id, *found))
-        else:
-            plan.append((UsePalace, "palace", card_id, *found))
+            if colour:
+                shaped = shapes.get(colour)
+                if shaped is None:
+                    groups = colours.get(colour, {})
+                    shaped = shapes[colour] = (*held_shape(groups), groups)
+                held, shape, groups = shaped
+                template = shaped_template(cost, held, shape, karma, admins)
+                found = payments[key] = (held, groups, template)
+            else:
+                exact: list[Any] = [
+                    ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
+                ]
+                if admins:
+                    exact.append(((), (cost,), 0))
+                found = payments[key] = (None, None, exact)
+        append((cls, _TAGS[cls], card_id, *found))
     if admins:
-        plan.append(_ADMIN_DRAW)
+        append(_ADMIN_DRAW)
     return plan
 
 
 def _paid(cls: Any, tag: str, card_id: str, values: Any, groups: Any, way: Any) -> Any:
-    """One paid action of a `Plan` entry (fresh lists: actions never share them)."""
+    """One paid action of a `Plan` entry (fresh lists: actions never share them), built as
+    `trusted` builds it."""
     taken, jokers, spent = way
-    cards = list(taken) if values is None else template_cards(values, groups, taken)
-    return trusted(cls, card=card_id, pay=cards, jokers=list(jokers), karma=spent, type=tag)
+    if values is None:
+        cards = list(taken)
+    else:
+        cards = [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]]
+    new = cls.__new__(cls)
+    _SET(
+        new,
+        "__dict__",
+        {"card": card_id, "pay": cards, "jokers": list(jokers), "karma": spent, "type": tag},
+    )
+    _SET(new, "__pydantic_fields_set__", set(_PAID_FIELDS))
+    _SET(new, "__pydantic_extra__", None)
+    _SET(new, "__pydantic_private__", None)
+    return new
+
+
+_SET = object.__setattr__
+_PAID_FIELDS = ("card", "pay", "jokers", "karma", "type")
+_TAGS: dict[Any, str] = {Build: "build", BuyShip: "ship", UsePalace: "palace"}
+
+
+def _table_entry(card: Any) -> tuple[Any, Any, Any, str, int]:
+    """What `main_plan` reads of a table card: its take action, then for a goods card
+    (None, its goods action, "", 0), else (the paid action's class, the key of its payments,
+    the cost colour of a building or "", the building's sum or the card's value)."""
+    take = interned(TakeDie, card=card.id)
+    if card.kind == "goods":
+        return take, None, interned(TakeGoods, card=card.id), "", 0
+    if card.kind == "building":
+        return take, Build, (card.cost_colour, card.min_sum), card.cost_colour, card.min_sum
+    cls = BuyShip if card.kind == "ship" else UsePalace
+    return take, cls, ("", card.cost_value), "", card.cost_value
 
 
 DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
-_TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
-_TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
+_TABLE_ENTRY: dict[str, tuple[Any, Any, Any, str, int]] = {c.id: _table_entry(c) for c in CATALOGUE}
 _ADMIN_DRAW = interned(AdminDraw)
 _ADMIN_ACTION = interned(AdminAction)
 _END_TURN = interned(EndTurn)
@@ -392,10 +426,12 @@ class Ganges(Engine[State, Any, Options]):
         if prompt.kind == "discard":
             seen: set[tuple[str, int]] = set()
             out: list[Any] = []
-            for d in basics.hand_dice(state, seat):
-                if (d.colour, d.value) not in seen and d.card in prompt.cards:
-                    seen.add((d.colour, d.value))
-                    out.append(_DISCARD[d.card])
+            values = state.values
+            for c in state.players[seat].hand:
+                die = (DIE_COLOUR[c], values[c])
+                if die not in seen and c in prompt.cards:
+                    seen.add(die)
+                    out.append(_DISCARD[c])
             return out
         if prompt.kind == "pick":
             picks: list[Any] = [_PICK[c] for c in prompt.cards]
@@ -423,12 +459,21 @@ class Ganges(Engine[State, Any, Options]):
         """`apply(...).state`, making no event (a bot's playout reads none)."""
         return self._run(state, seat, action, None)
 
+    def check_turn(self, state: State, seat: Seat) -> None:
+        """The engine's check read straight from the state: `outcome` is None unless the game
+        is over, and `to_act` is the pending prompt's seat alone."""
+        if state.over:
+            raise GameOver("The game is over.")
+        prompt = state.prompt
+        if prompt is None or prompt.seat != seat:
+            raise NotYourTurn("It is not your turn.")
+
     def _run(self, state: State, seat: Seat, action: Any, events: basics.Events) -> State:
         """`apply` with its events going to `events` (None: not made at all)."""
         self.check_turn(state, seat)
         prompt = state.prompt
         assert prompt is not None
-        new = copy_state(state)
+        new = copy_for_apply(state, seat)
         p = new.players[seat]
 
         def need(kind: str, what: str) -> None:
@@ -444,6 +489,24 @@ class Ganges(Engine[State, Any, Options]):
             case TakeDie() | Build() | BuyShip() | TakeGoods() | UsePalace():
                 need("action", trc("ganges", "take an action"))
                 main_action(new, events, seat, action)
+            case Discard():
+                need("discard", trc("ganges", "discard"))
+                if action.card not in prompt.cards:
+                    raise IllegalAction("That card is not in your hand.")
+                basics.discard_from_hand(
+                    new,
+                    events,
+                    seat,
+                    action.card,
+                    tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
+                )
+            case Pick():
+                need("pick", trc("ganges", "pick a card"))
+                if action.card not in prompt.cards:
+                    raise IllegalAction(
+                        "That card cannot be picked; choose one of the offered cards."
+                    )
+                display.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case AdminDraw():
                 if prompt.kind not in ("action", "end_turn"):
                     raise IllegalAction("An administrator can be used only between actions.")
@@ -475,24 +538,6 @@ class Ganges(Engine[State, Any, Options]):
             case EndTurn():
                 need("end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
-            case Discard():
-                need("discard", trc("ganges", "discard"))
-                if action.card not in prompt.cards:
-                    raise IllegalAction("That card is not in your hand.")
-                basics.discard_from_hand(
-                    new,
-                    events,
-                    seat,
-                    action.card,
-                    tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
-                )
-            case Pick():
-                need("pick", trc("ganges", "pick a card"))
-                if action.card not in prompt.cards:
-                    raise IllegalAction(
-                        "That card cannot be picked; choose one of the offered cards."
-                    )
-                display.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case Stop():
                 need("pick", trc("ganges", "stop"))
                 if not prompt.optional:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import PlainModel, Rng, tr
+from engines.core import PlainModel, Rng, copy_state, tr
 
 
 class Options(BaseModel):
@@ -172,3 +172,63 @@ class State(PlainModel):
     over: bool = False
     track_history: list[tuple[int, ...]] = Field(default_factory=list)
     """Every player's flipped score-track cards at the end of each round (the end chart)."""
+
+
+# ---- the copy `apply` plays an action out on -------------------------------------------------
+
+_SET = object.__setattr__
+_STATE_FIELDS = len(State.model_fields)
+_PLAYER_FIELDS = len(Player.model_fields)
+
+
+def copy_player(player: Player) -> Player:
+    """A copy of a player with its own lists (the track cards are frozen, so shared)."""
+    d = player.__dict__
+    if type(player) is not Player or len(d) != _PLAYER_FIELDS:
+        return copy_state(player)
+    data = d.copy()
+    data["hand"] = d["hand"][:]
+    data["buildings"] = d["buildings"][:]
+    data["ships"] = d["ships"][:]
+    data["goods"] = d["goods"][:]
+    data["track"] = d["track"][:]
+    new = Player.__new__(Player)
+    _SET(new, "__dict__", data)
+    _SET(new, "__pydantic_fields_set__", player.__pydantic_fields_set__.copy())
+    _SET(new, "__pydantic_extra__", None)
+    _SET(new, "__pydantic_private__", None)
+    return new
+
+
+def copy_for_apply(state: State, seat: int) -> State:
+    """The copy `apply` plays an action of `seat` out on, cheaper than `copy_state`.
+
+    Only the player of `seat` is copied: the flow changes the active player alone, and
+    `own_player` copies the next one when a new turn begins. The other players, the die
+    values (never changed in place once dealt), the RNG (`basics.reshuffle` copies it before
+    drawing from it) and the track history (replaced, never appended to) are shared with
+    `state`, which is never changed after `apply` returns.
+    """
+    d = state.__dict__
+    if type(state) is not State or len(d) != _STATE_FIELDS:
+        return copy_state(state)
+    data = d.copy()
+    data["deck"] = d["deck"][:]
+    data["table"] = d["table"][:]
+    data["discard"] = d["discard"][:]
+    data["carried"] = d["carried"][:]
+    data["tasks"] = d["tasks"][:]
+    players = data["players"] = d["players"][:]
+    players[seat] = copy_player(players[seat])
+    new = State.__new__(State)
+    _SET(new, "__dict__", data)
+    _SET(new, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())
+    _SET(new, "__pydantic_extra__", None)
+    _SET(new, "__pydantic_private__", None)
+    return new
+
+
+def own_player(state: State, seat: int) -> None:
+    """Give the state its own copy of the player of `seat` (who is about to become the
+    active player: the only one the flow changes)."""
+    state.players[seat] = copy_player(state.players[seat])
