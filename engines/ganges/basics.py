@@ -20,7 +20,17 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import Die
-from engines.ganges.state import Conversion, Player, Prompt, State, Task
+from engines.ganges.state import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    Conversion,
+    Player,
+    Prompt,
+    State,
+    Task,
+)
 
 Events = list[Event] | None
 """Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
@@ -134,11 +144,27 @@ def prompt(kind: str, seat: int, **fields: object) -> Prompt:
     }
     data.update(fields)
     new = Prompt.__new__(Prompt)
-    object.__setattr__(new, "__dict__", data)
-    object.__setattr__(new, "__pydantic_fields_set__", {"kind", "seat", *fields})
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, {"kind", "seat", *fields})
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
     return new
+
+
+def turn_prompt(kind: str, seat: int, owed: int = 0) -> Prompt:
+    """The shared `action` (with `owed`) or `end_turn` prompt of `seat`: `prompt(kind,
+    seat=seat, owed=owed)` (or without `owed` for `end_turn`), made once (prompts are frozen,
+    and one of these is set at most steps)."""
+    key = (kind, seat, owed)
+    found = _TURN_PROMPTS.get(key)
+    if found is None:
+        found = _TURN_PROMPTS[key] = (
+            prompt(kind, seat=seat, owed=owed) if kind == "action" else prompt(kind, seat=seat)
+        )
+    return found
+
+
+_TURN_PROMPTS: dict[tuple[str, int, int], Prompt] = {}
 
 
 def push(state: State, *tasks: Task) -> None:
@@ -172,7 +198,10 @@ def draw(state: State, events: Events) -> str | None:
     reshuffle(state, events)
     if not state.deck:
         return None
-    card_id = state.deck.pop(0)
+    deck = state.deck
+    card_id = deck[0]
+    # Replaced, not changed: consecutive states share the deck (`copy_for_apply`).
+    state.__dict__["deck"] = deck[1:]
     reshuffle(state, events)
     return card_id
 

@@ -27,6 +27,7 @@ from engines.ganges.basics import (
     table_cards,
     table_empty,
     to_hand,
+    turn_prompt,
 )
 from engines.ganges.cards import (
     ADMIN_TRIPLE_FAME,
@@ -247,7 +248,6 @@ def step_task(state: State, events: Events) -> bool:
 def begin_turn(state: State, events: Events) -> None:
     """A new turn: one main action owed; the start player's phase-2 turn opens with the elephant."""
     seat = active_seat(state)
-    own_player(state, seat)
     state.owed = 1
     if events is not None:
         events.append(
@@ -259,6 +259,9 @@ def begin_turn(state: State, events: Events) -> None:
             )
         )
     if state.phase == 2 and state.turn == 0:
+        # The one change to a player before its own answer: its copy is made here (the
+        # player who acts is copied by `apply` itself).
+        own_player(state, seat)
         state.elephant_green = False
         if events is not None:
             events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
@@ -324,9 +327,9 @@ def advance(state: State, events: Events) -> None:
                     )
                 state.owed = 0
                 continue
-            fields["prompt"] = prompt("action", seat=seat, owed=state.owed)
+            fields["prompt"] = turn_prompt("action", seat, state.owed)
             return
         if state.players[seat].admins > 0:
-            fields["prompt"] = prompt("end_turn", seat=seat)
+            fields["prompt"] = turn_prompt("end_turn", seat)
             return
         end_turn(state, events)

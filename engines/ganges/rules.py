@@ -74,9 +74,14 @@ from engines.ganges.payment import (
     shaped_template,
 )
 from engines.ganges.state import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
     Conversion,
     Options,
     Player,
+    Prompt,
     State,
     TrackCard,
     copy_for_apply,
@@ -186,17 +191,31 @@ def main_actions(state: State, seat: int) -> list[Any]:
     """Every canonical main action A–E (and the administrator's draw), in table slot order.
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
-    the same payments: each is worked out once per call, and a building's payments as counts
-    of dice per value are kept between calls (`shaped_template`: plain numbers, small).
+    the same payments: each is worked out once per call (`Held`), and a building's payments
+    as counts of dice per value are kept between calls (`shaped_template`: plain numbers,
+    small).
     """
+    held = Held(state, seat)
+    payments = held.payments
     out: list[Any] = []
-    for entry in main_plan(state, seat):
-        if type(entry) is tuple:
-            cls, tag, card_id, values, groups, ways = entry
-            for way in ways:
-                out.append(_paid(cls, tag, card_id, values, groups, way))
-        else:
-            out.append(entry)
+    append = out.append
+    for card_id in state.table:
+        if card_id is None:
+            continue
+        take, cls, key, colour, cost = _TABLE_ENTRY[card_id]
+        append(take)
+        if cls is None:
+            append(key)
+            continue
+        found = payments.get(key)
+        if found is None:
+            found = held.work_out(key, colour, cost)
+        values, groups, ways = found
+        tag = _TAGS[cls]
+        for way in ways:
+            append(_paid(cls, tag, card_id, values, groups, way))
+    if held.admins:
+        append(_ADMIN_DRAW)
     return out
 
 
@@ -231,29 +250,8 @@ or palace card's (cards, jokers, karma) tuples."""
 
 def main_plan(state: State, seat: int) -> Plan:
     """The main actions of `seat` as a `Plan`: every payment counted, none built yet."""
-    p = state.players[seat]
-    values = state.values
-    karma, admins = p.karma, p.admins
-    colours: dict[str, dict[int, list[str]]] = {}
-    distinct: list[tuple[str, int]] = []
-    seen: set[tuple[str, int]] = set()
-    for c in p.hand:
-        colour = DIE_COLOUR[c]
-        value = values[c]
-        groups = colours.get(colour)
-        if groups is None:
-            colours[colour] = {value: [c]}
-        else:
-            cards = groups.get(value)
-            if cards is None:
-                groups[value] = [c]
-            else:
-                cards.append(c)
-        if (colour, value) not in seen:
-            seen.add((colour, value))
-            distinct.append((c, value))
-    payments: dict[Any, tuple[Any, Any, Any]] = {}
-    shapes: dict[str, tuple[list[int], tuple[int, ...], dict[int, list[str]]]] = {}
+    held = Held(state, seat)
+    payments = held.payments
     plan: Plan = []
     append = plan.append
     for card_id in state.table:
@@ -266,49 +264,95 @@ def main_plan(state: State, seat: int) -> Plan:
             continue
         found = payments.get(key)
         if found is None:
-            if colour:
-                shaped = shapes.get(colour)
-                if shaped is None:
-                    groups = colours.get(colour, {})
-                    shaped = shapes[colour] = (*held_shape(groups), groups)
-                held, shape, groups = shaped
-                template = shaped_template(cost, held, shape, karma, admins)
-                found = payments[key] = (held, groups, template)
-            else:
-                exact: list[Any] = [
-                    ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
-                ]
-                if admins:
-                    exact.append(((), (cost,), 0))
-                found = payments[key] = (None, None, exact)
+            found = held.work_out(key, colour, cost)
         append((cls, _TAGS[cls], card_id, *found))
-    if admins:
+    if held.admins:
         append(_ADMIN_DRAW)
     return plan
 
 
+Payments = tuple[Any, Any, Any]
+"""A paid card's payments: `(values, groups, ways)`, with `ways` a building's template (dice
+taken per value in `values`, from `groups`) or, when `values` is None, a ship's or palace
+card's (cards, jokers, karma) tuples."""
+
+
+class Held:
+    """What a player's main actions are paid with: the hand's dice by colour and value, karma
+    and administrators, and the payments worked out so far (by a table entry's key)."""
+
+    __slots__ = ("admins", "colours", "distinct", "karma", "payments", "shapes")
+
+    def __init__(self, state: State, seat: int) -> None:
+        p = state.players[seat]
+        values = state.values
+        colours: dict[str, dict[int, list[str]]] = {}
+        distinct: list[tuple[str, int]] = []
+        seen: set[tuple[str, int]] = set()
+        for c in p.hand:
+            colour = DIE_COLOUR[c]
+            value = values[c]
+            groups = colours.get(colour)
+            if groups is None:
+                colours[colour] = {value: [c]}
+            else:
+                cards = groups.get(value)
+                if cards is None:
+                    groups[value] = [c]
+                else:
+                    cards.append(c)
+            if (colour, value) not in seen:
+                seen.add((colour, value))
+                distinct.append((c, value))
+        self.karma = p.karma
+        self.admins = p.admins
+        self.colours = colours
+        self.distinct = distinct
+        self.payments: dict[Any, Payments] = {}
+        self.shapes: dict[str, tuple[list[int], tuple[int, ...], dict[int, list[str]]]] = {}
+
+    def work_out(self, key: Any, colour: str, cost: int) -> Payments:
+        """The payments of a table entry (a building's `colour` and sum `cost`, or a ship's
+        or palace card's value `cost` when `colour` is ""), kept under `key`."""
+        karma, admins = self.karma, self.admins
+        if colour:
+            shaped = self.shapes.get(colour)
+            if shaped is None:
+                groups = self.colours.get(colour, {})
+                shaped = self.shapes[colour] = (*held_shape(groups), groups)
+            values, shape, groups = shaped
+            found: Payments = (values, groups, shaped_template(cost, values, shape, karma, admins))
+        else:
+            exact: list[Any] = [
+                ((c,), (), abs(v - cost)) for c, v in self.distinct if -karma <= v - cost <= karma
+            ]
+            if admins:
+                exact.append(((), (cost,), 0))
+            found = (None, None, exact)
+        self.payments[key] = found
+        return found
+
+
 def _paid(cls: Any, tag: str, card_id: str, values: Any, groups: Any, way: Any) -> Any:
     """One paid action of a `Plan` entry (fresh lists: actions never share them), built as
-    `trusted` builds it."""
+    `trusted` builds it (the same fields set)."""
     taken, jokers, spent = way
     if values is None:
         cards = list(taken)
     else:
         cards = [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]]
-    new = cls.__new__(cls)
-    _SET(
-        new,
-        "__dict__",
-        {"card": card_id, "pay": cards, "jokers": list(jokers), "karma": spent, "type": tag},
+    new = _NEW(cls)
+    SET_DICT(
+        new, {"card": card_id, "pay": cards, "jokers": list(jokers), "karma": spent, "type": tag}
     )
-    _SET(new, "__pydantic_fields_set__", set(_PAID_FIELDS))
-    _SET(new, "__pydantic_extra__", None)
-    _SET(new, "__pydantic_private__", None)
+    SET_FIELDS_SET(new, _PAID_FIELDS.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
     return new
 
 
-_SET = object.__setattr__
-_PAID_FIELDS = ("card", "pay", "jokers", "karma", "type")
+_NEW = object.__new__
+_PAID_FIELDS = {"card", "pay", "jokers", "karma", "type"}
 _TAGS: dict[Any, str] = {Build: "build", BuyShip: "ship", UsePalace: "palace"}
 
 
@@ -355,6 +399,16 @@ def winning_reason(
     if any(keys[s][2] == points for s in finished if s not in winners):
         return tr("tie-break on karma")
     return tr("tie-break on fame and coins")
+
+
+def need(prompt: Prompt, kind: str, what: str) -> None:
+    """Refuse unless the pending prompt is of this kind."""
+    if prompt.kind != kind:
+        raise IllegalAction(
+            "You cannot %(what)s now; the game waits for: %(waiting)s.",
+            what=Term(what, "ganges"),
+            waiting=Term(PROMPT_WORDS[prompt.kind], "ganges"),
+        )
 
 
 class Ganges(Engine[State, Any, Options]):
@@ -476,21 +530,12 @@ class Ganges(Engine[State, Any, Options]):
         new = copy_for_apply(state, seat)
         p = new.players[seat]
 
-        def need(kind: str, what: str) -> None:
-            """Refuse unless the pending prompt is of this kind."""
-            if prompt.kind != kind:
-                raise IllegalAction(
-                    "You cannot %(what)s now; the game waits for: %(waiting)s.",
-                    what=Term(what, "ganges"),
-                    waiting=Term(PROMPT_WORDS[prompt.kind], "ganges"),
-                )
-
         match action:
             case TakeDie() | Build() | BuyShip() | TakeGoods() | UsePalace():
-                need("action", trc("ganges", "take an action"))
+                need(prompt, "action", trc("ganges", "take an action"))
                 main_action(new, events, seat, action)
             case Discard():
-                need("discard", trc("ganges", "discard"))
+                need(prompt, "discard", trc("ganges", "discard"))
                 if action.card not in prompt.cards:
                     raise IllegalAction("That card is not in your hand.")
                 basics.discard_from_hand(
@@ -501,7 +546,7 @@ class Ganges(Engine[State, Any, Options]):
                     tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
                 )
             case Pick():
-                need("pick", trc("ganges", "pick a card"))
+                need(prompt, "pick", trc("ganges", "pick a card"))
                 if action.card not in prompt.cards:
                     raise IllegalAction(
                         "That card cannot be picked; choose one of the offered cards."
@@ -522,7 +567,7 @@ class Ganges(Engine[State, Any, Options]):
                     )
                 basics.push(new, basics.hand_task("deck"), basics.hand_task("deck"))
             case AdminAction():
-                need("end_turn", trc("ganges", "buy an extra action"))
+                need(prompt, "end_turn", trc("ganges", "buy an extra action"))
                 if not p.admins:
                     raise IllegalAction("You have no administrator.")
                 p.admins -= 1
@@ -536,10 +581,10 @@ class Ganges(Engine[State, Any, Options]):
                         )
                     )
             case EndTurn():
-                need("end_turn", trc("ganges", "end your turn"))
+                need(prompt, "end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
             case Stop():
-                need("pick", trc("ganges", "stop"))
+                need(prompt, "pick", trc("ganges", "stop"))
                 if not prompt.optional:
                     raise IllegalAction("This gain is compulsory while the cards exist.")
                 new.tasks.pop()
@@ -548,7 +593,7 @@ class Ganges(Engine[State, Any, Options]):
                         Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
                     )
             case Choose():
-                need("choose", trc("ganges", "choose a bonus option"))
+                need(prompt, "choose", trc("ganges", "choose a bonus option"))
                 if action.option not in prompt.options:
                     raise IllegalAction(
                         "“%(option)s” is not possible; choose one of %(options)s.",
@@ -558,12 +603,12 @@ class Ganges(Engine[State, Any, Options]):
                 new.tasks.pop()
                 display.apply_bonus_option(new, events, seat, action.option)
             case Resolve():
-                need("resolve", trc("ganges", "resolve triples"))
+                need(prompt, "resolve", trc("ganges", "resolve triples"))
                 if not 0 <= action.option < len(prompt.resolutions):
                     raise IllegalAction("No such resolution set.")
                 flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
             case Convert():
-                need("convert", trc("ganges", "flip a track card"))
+                need(prompt, "convert", trc("ganges", "flip a track card"))
                 conv = Conversion(by=action.by, position=action.position)
                 if conv not in prompt.conversions:
                     raise IllegalAction("That track card cannot be flipped that way now.")

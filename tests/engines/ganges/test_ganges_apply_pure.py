@@ -1,7 +1,7 @@
 """Ganges' `apply` never changes a state it was given, nor any earlier state of the game: it
-copies only the acting player and the player whose turn begins (`state.copy_for_apply`,
-`state.own_player`), so the other players, the die values, the RNG and the track history are
-shared between consecutive states."""
+copies only the acting player, and the next one when its turn begins with the elephant
+(`state.copy_for_apply`, `state.own_player`), so the other players, the die values, the RNG,
+the deck and the track history are shared between consecutive states."""
 
 from __future__ import annotations
 
