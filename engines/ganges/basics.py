@@ -9,7 +9,7 @@ Every helper here mutates a state that `apply` has already copied.
 
 from __future__ import annotations
 
-from engines.core import Event, Phrase, forms, tr, who
+from engines.core import Event, Phrase, copy_state, forms, tr, who
 from engines.ganges.cards import (
     CARDS,
     COINS_PER_FLIP,
@@ -20,7 +20,17 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import Die
-from engines.ganges.state import Conversion, Player, Prompt, State, Task
+from engines.ganges.state import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    Conversion,
+    Player,
+    Prompt,
+    State,
+    Task,
+)
 
 Events = list[Event] | None
 """Where the events of a step go; None when nobody reads them (a bot's playout, `play`)."""
@@ -35,11 +45,18 @@ def active_seat(state: State) -> int:
 
 
 def die_text(state: State, card_id: str) -> Phrase:
-    """`blue 5`: a card's die side."""
-    return Phrase(
-        tr("%(colour)s %(value)s"),
-        {"colour": colour_word(CARDS[card_id].die_colour), "value": state.values[card_id]},
-    )
+    """`blue 5`: a card's die side (one shared phrase per colour and value: phrases are never
+    changed once made)."""
+    key = (CARDS[card_id].die_colour, state.values[card_id])
+    found = _DIE_PHRASES.get(key)
+    if found is None:
+        found = _DIE_PHRASES[key] = Phrase(
+            tr("%(colour)s %(value)s"), {"colour": colour_word(key[0]), "value": key[1]}
+        )
+    return found
+
+
+_DIE_PHRASES: dict[tuple[str, int], Phrase] = {}
 
 
 def hand_dice(state: State, seat: int) -> list[Die]:
@@ -50,6 +67,12 @@ def hand_dice(state: State, seat: int) -> list[Die]:
 def table_cards(state: State, kind: str | None = None) -> list[str]:
     """Cards on the table in slot order, optionally only one kind."""
     return [c for c in state.table if c is not None and (kind is None or CARDS[c].kind == kind)]
+
+
+def table_empty(state: State) -> bool:
+    """Whether no card lies on the table (`not table_cards(state)`, without listing them)."""
+    table = state.table
+    return table.count(None) == len(table)
 
 
 def flipped_count(player: Player) -> int:
@@ -69,14 +92,16 @@ def tie_points(player: Player) -> int:
 
 def conversions(state: State, player: Player) -> list[Conversion]:
     """The track flips the player could make now (fame → leftmost, coins → rightmost)."""
-    open_positions = [i + 1 for i, t in enumerate(player.track) if not t.flipped]
-    if not open_positions:
-        return []
     ways: list[str] = []
     if player.fame >= FAME_PER_FLIP:
         ways.append("fame")
     if player.coins >= COINS_PER_FLIP:
         ways.append("coins")
+    if not ways:
+        return []
+    open_positions = [i + 1 for i, t in enumerate(player.track) if not t.flipped]
+    if not open_positions:
+        return []
     out: list[Conversion] = []
     for by in ways:
         if state.night_side_up:
@@ -119,11 +144,27 @@ def prompt(kind: str, seat: int, **fields: object) -> Prompt:
     }
     data.update(fields)
     new = Prompt.__new__(Prompt)
-    object.__setattr__(new, "__dict__", data)
-    object.__setattr__(new, "__pydantic_fields_set__", {"kind", "seat", *fields})
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, {"kind", "seat", *fields})
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
     return new
+
+
+def turn_prompt(kind: str, seat: int, owed: int = 0) -> Prompt:
+    """The shared `action` (with `owed`) or `end_turn` prompt of `seat`: `prompt(kind,
+    seat=seat, owed=owed)` (or without `owed` for `end_turn`), made once (prompts are frozen,
+    and one of these is set at most steps)."""
+    key = (kind, seat, owed)
+    found = _TURN_PROMPTS.get(key)
+    if found is None:
+        found = _TURN_PROMPTS[key] = (
+            prompt(kind, seat=seat, owed=owed) if kind == "action" else prompt(kind, seat=seat)
+        )
+    return found
+
+
+_TURN_PROMPTS: dict[tuple[str, int, int], Prompt] = {}
 
 
 def push(state: State, *tasks: Task) -> None:
@@ -143,7 +184,10 @@ def reshuffle(state: State, events: Events) -> None:
     """Turn the shuffled discard pile into the new deck (action side up)."""
     if state.deck or not state.discard:
         return
-    state.deck = state.rng.shuffled(state.discard)
+    # The state's RNG may be shared with the state `apply` copied (`copy_for_apply`): draw
+    # from a copy of it.
+    rng = state.rng = copy_state(state.rng)
+    state.deck = rng.shuffled(state.discard)
     state.discard = []
     if events is not None:
         events.append(Event.public("The discard pile is shuffled into a new deck."))
@@ -154,14 +198,17 @@ def draw(state: State, events: Events) -> str | None:
     reshuffle(state, events)
     if not state.deck:
         return None
-    card_id = state.deck.pop(0)
+    deck = state.deck
+    card_id = deck[0]
+    # Replaced, not changed: consecutive states share the deck (`copy_for_apply`).
+    state.__dict__["deck"] = deck[1:]
     reshuffle(state, events)
     return card_id
 
 
 def check_empty_table(state: State, events: Events) -> None:
     """An empty table at once gets the top 4 deck cards (slots 1–4)."""
-    if any(c is not None for c in state.table):
+    if not table_empty(state):
         return
     laid = 0
     for slot in range(min(EMPTY_TABLE_REFILL, len(state.table))):

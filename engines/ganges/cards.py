@@ -441,8 +441,15 @@ def word(words: dict[str, str], code: str) -> Term:
 
 
 def colour_word(colour: str) -> Term:
-    """A die colour (or a building's cost colour)."""
-    return word(COLOUR_WORDS, colour)
+    """A die colour (or a building's cost colour); one shared term per colour (terms are
+    frozen, and events name colours at most steps)."""
+    found = _COLOUR_TERMS.get(colour)
+    if found is None:
+        found = _COLOUR_TERMS[colour] = word(COLOUR_WORDS, colour)
+    return found
+
+
+_COLOUR_TERMS: dict[str, Term] = {}
 
 
 def reward_words(code: str) -> Phrase:
@@ -458,7 +465,20 @@ def reward_words(code: str) -> Phrase:
 
 
 def card_words(card_id: str) -> Phrase:
-    """A card's action side in words: `ship 12 (take 2 die cards)`, `red+yellow building`…"""
+    """A card's action side in words: `ship 12 (take 2 die cards)`, `red+yellow building`…
+
+    One shared phrase per card (made on first use: phrases are never changed once made)."""
+    found = _CARD_PHRASES.get(card_id)
+    if found is None:
+        found = _CARD_PHRASES[card_id] = _card_words(card_id)
+    return found
+
+
+_CARD_PHRASES: dict[str, Phrase] = {}
+
+
+def _card_words(card_id: str) -> Phrase:
+    """`card_words`, made."""
     c = CARDS[card_id]
     if c.kind == "ship":
         return Phrase(

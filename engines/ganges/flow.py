@@ -25,7 +25,9 @@ from engines.ganges.basics import (
     push,
     refill_table,
     table_cards,
+    table_empty,
     to_hand,
+    turn_prompt,
 )
 from engines.ganges.cards import (
     ADMIN_TRIPLE_FAME,
@@ -46,7 +48,7 @@ from engines.ganges.display import (
     gain_track_bonus,
     take_for_task,
 )
-from engines.ganges.state import Conversion, Resolution, State
+from engines.ganges.state import Conversion, Resolution, State, own_player
 from engines.ganges.triples import resolutions, triple_words
 
 # ---- the settle step --------------------------------------------------------------------------
@@ -185,7 +187,7 @@ def step_task(state: State, events: Events) -> bool:
         available = (
             bool(state.deck or state.discard)
             if source == "deck"
-            else bool(table_cards(state))
+            else not table_empty(state)
             if source == "table"
             else source in state.table
         )
@@ -257,6 +259,9 @@ def begin_turn(state: State, events: Events) -> None:
             )
         )
     if state.phase == 2 and state.turn == 0:
+        # The one change to a player before its own answer: its copy is made here (the
+        # player who acts is copied by `apply` itself).
+        own_player(state, seat)
         state.elephant_green = False
         if events is not None:
             events.append(Event.public(tr("%(who)s turns the elephant over."), who=who(seat)))
@@ -276,7 +281,11 @@ def end_turn(state: State, events: Events) -> None:
         state.phase = 2
         begin_turn(state, events)
         return
-    state.track_history.append(tuple(flipped_count(p) for p in state.players))
+    # Replaced, not appended to: states share the list (`copy_for_apply`).
+    state.__dict__["track_history"] = [
+        *state.track_history,
+        tuple(flipped_count(p) for p in state.players),
+    ]
     if any(has_finished(p) for p in state.players):
         state.over = True
         state.prompt = None
@@ -309,7 +318,7 @@ def advance(state: State, events: Events) -> None:
             continue
         seat = active_seat(state)
         if state.owed > 0:
-            if not table_cards(state):
+            if table_empty(state):
                 if events is not None:
                     events.append(
                         Event.public(
@@ -318,9 +327,9 @@ def advance(state: State, events: Events) -> None:
                     )
                 state.owed = 0
                 continue
-            fields["prompt"] = prompt("action", seat=seat, owed=state.owed)
+            fields["prompt"] = turn_prompt("action", seat, state.owed)
             return
         if state.players[seat].admins > 0:
-            fields["prompt"] = prompt("end_turn", seat=seat)
+            fields["prompt"] = turn_prompt("end_turn", seat)
             return
         end_turn(state, events)

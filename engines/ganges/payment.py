@@ -172,15 +172,30 @@ def building_template(
     """The values held (ascending) and the kept template of every canonical payment of a
     building of `cost` from `groups` (one entry per payment; the cards come from
     `template_cards`, so counting the payments names no card)."""
+    values, shape = held_shape(groups)
+    return values, shaped_template(cost, values, shape, karma, admins)
+
+
+def held_shape(groups: dict[int, list[str]]) -> tuple[list[int], tuple[int, ...]]:
+    """The values held (ascending) and `(*values, 0, *counts)`: what a building's payments
+    from `groups` depend on besides its cost, karma and administrators."""
     values = sorted(groups)
-    counts = tuple([len(groups[v]) for v in values])
-    key = (cost, *values, 0, *counts, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
+    return values, (*values, 0, *[len(groups[v]) for v in values])
+
+
+def shaped_template(
+    cost: int, values: list[int], shape: tuple[int, ...], karma: int, admins: int
+) -> Template:
+    """`building_template`'s template from the `held_shape` of the groups (worked out once
+    for all the buildings of a colour)."""
+    key = (cost, *shape, min(karma, cost), min(admins, -(-cost // MAX_DIE)))
     template = _TEMPLATES.get(key)
     if template is None:
         if len(_TEMPLATES) >= _TEMPLATES_LIMIT:
             _TEMPLATES.clear()
+        counts = shape[len(values) + 1 :]
         template = _TEMPLATES[key] = _template(cost, values, counts, key[-2], key[-1])
-    return values, template
+    return template
 
 
 def template_cards(

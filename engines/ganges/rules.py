@@ -17,19 +17,19 @@ from engines.core import (
     JSON,
     Engine,
     Event,
+    GameOver,
     GameSpec,
     IllegalAction,
+    NotYourTurn,
     Outcome,
     Rng,
     Seat,
     Step,
     Term,
-    copy_state,
     interned,
     rank_by,
     tr,
     trc,
-    trusted,
     who,
 )
 from engines.ganges import basics, display, flow
@@ -67,13 +67,25 @@ from engines.ganges.cards import (
     colour_word,
 )
 from engines.ganges.payment import (
-    building_template,
     check_building_payment,
     check_common,
     check_exact_payment,
-    template_cards,
+    held_shape,
+    shaped_template,
 )
-from engines.ganges.state import Conversion, Options, Player, State, TrackCard
+from engines.ganges.state import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    Conversion,
+    Options,
+    Player,
+    Prompt,
+    State,
+    TrackCard,
+    copy_for_apply,
+)
 from engines.ganges.view import build_view, information_key, redeal
 
 MAIN_KINDS: dict[str, str] = {
@@ -179,17 +191,31 @@ def main_actions(state: State, seat: int) -> list[Any]:
     """Every canonical main action A–E (and the administrator's draw), in table slot order.
 
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
-    the same payments: each is worked out once per call, and a building's payments as counts
-    of dice per value are kept between calls (`building_template`: plain numbers, small).
+    the same payments: each is worked out once per call (`Held`), and a building's payments
+    as counts of dice per value are kept between calls (`shaped_template`: plain numbers,
+    small).
     """
+    held = Held(state, seat)
+    payments = held.payments
     out: list[Any] = []
-    for entry in main_plan(state, seat):
-        if type(entry) is tuple:
-            cls, tag, card_id, values, groups, ways = entry
-            for way in ways:
-                out.append(_paid(cls, tag, card_id, values, groups, way))
-        else:
-            out.append(entry)
+    append = out.append
+    for card_id in state.table:
+        if card_id is None:
+            continue
+        take, cls, key, colour, cost = _TABLE_ENTRY[card_id]
+        append(take)
+        if cls is None:
+            append(key)
+            continue
+        found = payments.get(key)
+        if found is None:
+            found = held.work_out(key, colour, cost)
+        values, groups, ways = found
+        tag = _TAGS[cls]
+        for way in ways:
+            append(_paid(cls, tag, card_id, values, groups, way))
+    if held.admins:
+        append(_ADMIN_DRAW)
     return out
 
 
@@ -224,75 +250,127 @@ or palace card's (cards, jokers, karma) tuples."""
 
 def main_plan(state: State, seat: int) -> Plan:
     """The main actions of `seat` as a `Plan`: every payment counted, none built yet."""
-    p = state.players[seat]
-    values = state.values
-    karma, admins = p.karma, p.admins
-    colours: dict[str, dict[int, list[str]]] = {}
-    distinct: list[tuple[str, int]] = []
-    seen: set[tuple[str, int]] = set()
-    for c in p.hand:
-        colour, value = DIE_COLOUR[c], values[c]
-        groups = colours.get(colour)
-        if groups is None:
-            colours[colour] = {value: [c]}
-        else:
-            cards = groups.get(value)
-            if cards is None:
-                groups[value] = [c]
-            else:
-                cards.append(c)
-        if (colour, value) not in seen:
-            seen.add((colour, value))
-            distinct.append((c, value))
-    payments: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+    held = Held(state, seat)
+    payments = held.payments
     plan: Plan = []
+    append = plan.append
     for card_id in state.table:
         if card_id is None:
             continue
-        card = CARDS[card_id]
-        plan.append(_TAKE[card_id])
-        kind = card.kind
-        if kind == "goods":
-            plan.append(_TAKE_GOODS[card_id])
+        take, cls, key, colour, cost = _TABLE_ENTRY[card_id]
+        append(take)
+        if cls is None:
+            append(key)
             continue
-        if kind == "building":
-            key = (card.cost_colour, card.min_sum)
-            found = payments.get(key)
-            if found is None:
-                groups = colours.get(card.cost_colour, {})
-                held, template = building_template(card.min_sum, groups, karma, admins)
-                found = payments[key] = (held, groups, template)
-            plan.append((Build, "build", card_id, *found))
-            continue
-        cost = card.cost_value
-        key = ("", cost)
         found = payments.get(key)
         if found is None:
-            exact: list[Any] = [
-                ((c,), (), abs(v - cost)) for c, v in distinct if -karma <= v - cost <= karma
-            ]
-            if admins:
-                exact.append(((), (cost,), 0))
-            found = payments[key] = (None, None, exact)
-        if kind == "ship":
-            plan.append((BuyShip, "ship", card_id, *found))
-        else:
-            plan.append((UsePalace, "palace", card_id, *found))
-    if admins:
-        plan.append(_ADMIN_DRAW)
+            found = held.work_out(key, colour, cost)
+        append((cls, _TAGS[cls], card_id, *found))
+    if held.admins:
+        append(_ADMIN_DRAW)
     return plan
 
 
+Payments = tuple[Any, Any, Any]
+"""A paid card's payments: `(values, groups, ways)`, with `ways` a building's template (dice
+taken per value in `values`, from `groups`) or, when `values` is None, a ship's or palace
+card's (cards, jokers, karma) tuples."""
+
+
+class Held:
+    """What a player's main actions are paid with: the hand's dice by colour and value, karma
+    and administrators, and the payments worked out so far (by a table entry's key)."""
+
+    __slots__ = ("admins", "colours", "distinct", "karma", "payments", "shapes")
+
+    def __init__(self, state: State, seat: int) -> None:
+        p = state.players[seat]
+        values = state.values
+        colours: dict[str, dict[int, list[str]]] = {}
+        distinct: list[tuple[str, int]] = []
+        seen: set[tuple[str, int]] = set()
+        for c in p.hand:
+            colour = DIE_COLOUR[c]
+            value = values[c]
+            groups = colours.get(colour)
+            if groups is None:
+                colours[colour] = {value: [c]}
+            else:
+                cards = groups.get(value)
+                if cards is None:
+                    groups[value] = [c]
+                else:
+                    cards.append(c)
+            if (colour, value) not in seen:
+                seen.add((colour, value))
+                distinct.append((c, value))
+        self.karma = p.karma
+        self.admins = p.admins
+        self.colours = colours
+        self.distinct = distinct
+        self.payments: dict[Any, Payments] = {}
+        self.shapes: dict[str, tuple[list[int], tuple[int, ...], dict[int, list[str]]]] = {}
+
+    def work_out(self, key: Any, colour: str, cost: int) -> Payments:
+        """The payments of a table entry (a building's `colour` and sum `cost`, or a ship's
+        or palace card's value `cost` when `colour` is ""), kept under `key`."""
+        karma, admins = self.karma, self.admins
+        if colour:
+            shaped = self.shapes.get(colour)
+            if shaped is None:
+                groups = self.colours.get(colour, {})
+                shaped = self.shapes[colour] = (*held_shape(groups), groups)
+            values, shape, groups = shaped
+            found: Payments = (values, groups, shaped_template(cost, values, shape, karma, admins))
+        else:
+            exact: list[Any] = [
+                ((c,), (), abs(v - cost)) for c, v in self.distinct if -karma <= v - cost <= karma
+            ]
+            if admins:
+                exact.append(((), (cost,), 0))
+            found = (None, None, exact)
+        self.payments[key] = found
+        return found
+
+
 def _paid(cls: Any, tag: str, card_id: str, values: Any, groups: Any, way: Any) -> Any:
-    """One paid action of a `Plan` entry (fresh lists: actions never share them)."""
+    """One paid action of a `Plan` entry (fresh lists: actions never share them), built as
+    `trusted` builds it (the same fields set)."""
     taken, jokers, spent = way
-    cards = list(taken) if values is None else template_cards(values, groups, taken)
-    return trusted(cls, card=card_id, pay=cards, jokers=list(jokers), karma=spent, type=tag)
+    if values is None:
+        cards = list(taken)
+    else:
+        cards = [c for v, n in zip(values, taken, strict=True) for c in groups[v][:n]]
+    new = _NEW(cls)
+    SET_DICT(
+        new, {"card": card_id, "pay": cards, "jokers": list(jokers), "karma": spent, "type": tag}
+    )
+    SET_FIELDS_SET(new, _PAID_FIELDS.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
+    return new
+
+
+_NEW = object.__new__
+_PAID_FIELDS = {"card", "pay", "jokers", "karma", "type"}
+_TAGS: dict[Any, str] = {Build: "build", BuyShip: "ship", UsePalace: "palace"}
+
+
+def _table_entry(card: Any) -> tuple[Any, Any, Any, str, int]:
+    """What `main_plan` reads of a table card: its take action, then for a goods card
+    (None, its goods action, "", 0), else (the paid action's class, the key of its payments,
+    the cost colour of a building or "", the building's sum or the card's value)."""
+    take = interned(TakeDie, card=card.id)
+    if card.kind == "goods":
+        return take, None, interned(TakeGoods, card=card.id), "", 0
+    if card.kind == "building":
+        return take, Build, (card.cost_colour, card.min_sum), card.cost_colour, card.min_sum
+    cls = BuyShip if card.kind == "ship" else UsePalace
+    return take, cls, ("", card.cost_value), "", card.cost_value
 
 
 DIE_COLOUR: dict[str, str] = {c.id: c.die_colour for c in CATALOGUE}
-_TAKE: dict[str, Any] = {c.id: interned(TakeDie, card=c.id) for c in CATALOGUE}
-_TAKE_GOODS: dict[str, Any] = {c.id: interned(TakeGoods, card=c.id) for c in CATALOGUE}
+_TABLE_ENTRY: dict[str, tuple[Any, Any, Any, str, int]] = {c.id: _table_entry(c) for c in CATALOGUE}
 _ADMIN_DRAW = interned(AdminDraw)
 _ADMIN_ACTION = interned(AdminAction)
 _END_TURN = interned(EndTurn)
@@ -321,6 +399,16 @@ def winning_reason(
     if any(keys[s][2] == points for s in finished if s not in winners):
         return tr("tie-break on karma")
     return tr("tie-break on fame and coins")
+
+
+def need(prompt: Prompt, kind: str, what: str) -> None:
+    """Refuse unless the pending prompt is of this kind."""
+    if prompt.kind != kind:
+        raise IllegalAction(
+            "You cannot %(what)s now; the game waits for: %(waiting)s.",
+            what=Term(what, "ganges"),
+            waiting=Term(PROMPT_WORDS[prompt.kind], "ganges"),
+        )
 
 
 class Ganges(Engine[State, Any, Options]):
@@ -392,10 +480,12 @@ class Ganges(Engine[State, Any, Options]):
         if prompt.kind == "discard":
             seen: set[tuple[str, int]] = set()
             out: list[Any] = []
-            for d in basics.hand_dice(state, seat):
-                if (d.colour, d.value) not in seen and d.card in prompt.cards:
-                    seen.add((d.colour, d.value))
-                    out.append(_DISCARD[d.card])
+            values = state.values
+            for c in state.players[seat].hand:
+                die = (DIE_COLOUR[c], values[c])
+                if die not in seen and c in prompt.cards:
+                    seen.add(die)
+                    out.append(_DISCARD[c])
             return out
         if prompt.kind == "pick":
             picks: list[Any] = [_PICK[c] for c in prompt.cards]
@@ -423,27 +513,45 @@ class Ganges(Engine[State, Any, Options]):
         """`apply(...).state`, making no event (a bot's playout reads none)."""
         return self._run(state, seat, action, None)
 
+    def check_turn(self, state: State, seat: Seat) -> None:
+        """The engine's check read straight from the state: `outcome` is None unless the game
+        is over, and `to_act` is the pending prompt's seat alone."""
+        if state.over:
+            raise GameOver("The game is over.")
+        prompt = state.prompt
+        if prompt is None or prompt.seat != seat:
+            raise NotYourTurn("It is not your turn.")
+
     def _run(self, state: State, seat: Seat, action: Any, events: basics.Events) -> State:
         """`apply` with its events going to `events` (None: not made at all)."""
         self.check_turn(state, seat)
         prompt = state.prompt
         assert prompt is not None
-        new = copy_state(state)
+        new = copy_for_apply(state, seat)
         p = new.players[seat]
-
-        def need(kind: str, what: str) -> None:
-            """Refuse unless the pending prompt is of this kind."""
-            if prompt.kind != kind:
-                raise IllegalAction(
-                    "You cannot %(what)s now; the game waits for: %(waiting)s.",
-                    what=Term(what, "ganges"),
-                    waiting=Term(PROMPT_WORDS[prompt.kind], "ganges"),
-                )
 
         match action:
             case TakeDie() | Build() | BuyShip() | TakeGoods() | UsePalace():
-                need("action", trc("ganges", "take an action"))
+                need(prompt, "action", trc("ganges", "take an action"))
                 main_action(new, events, seat, action)
+            case Discard():
+                need(prompt, "discard", trc("ganges", "discard"))
+                if action.card not in prompt.cards:
+                    raise IllegalAction("That card is not in your hand.")
+                basics.discard_from_hand(
+                    new,
+                    events,
+                    seat,
+                    action.card,
+                    tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
+                )
+            case Pick():
+                need(prompt, "pick", trc("ganges", "pick a card"))
+                if action.card not in prompt.cards:
+                    raise IllegalAction(
+                        "That card cannot be picked; choose one of the offered cards."
+                    )
+                display.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case AdminDraw():
                 if prompt.kind not in ("action", "end_turn"):
                     raise IllegalAction("An administrator can be used only between actions.")
@@ -459,7 +567,7 @@ class Ganges(Engine[State, Any, Options]):
                     )
                 basics.push(new, basics.hand_task("deck"), basics.hand_task("deck"))
             case AdminAction():
-                need("end_turn", trc("ganges", "buy an extra action"))
+                need(prompt, "end_turn", trc("ganges", "buy an extra action"))
                 if not p.admins:
                     raise IllegalAction("You have no administrator.")
                 p.admins -= 1
@@ -473,28 +581,10 @@ class Ganges(Engine[State, Any, Options]):
                         )
                     )
             case EndTurn():
-                need("end_turn", trc("ganges", "end your turn"))
+                need(prompt, "end_turn", trc("ganges", "end your turn"))
                 flow.end_turn(new, events)
-            case Discard():
-                need("discard", trc("ganges", "discard"))
-                if action.card not in prompt.cards:
-                    raise IllegalAction("That card is not in your hand.")
-                basics.discard_from_hand(
-                    new,
-                    events,
-                    seat,
-                    action.card,
-                    tr("%(who)s discards the %(die)s die to make room (hand limit 8)."),
-                )
-            case Pick():
-                need("pick", trc("ganges", "pick a card"))
-                if action.card not in prompt.cards:
-                    raise IllegalAction(
-                        "That card cannot be picked; choose one of the offered cards."
-                    )
-                display.take_for_task(new, events, seat, new.tasks.pop(), action.card)
             case Stop():
-                need("pick", trc("ganges", "stop"))
+                need(prompt, "pick", trc("ganges", "stop"))
                 if not prompt.optional:
                     raise IllegalAction("This gain is compulsory while the cards exist.")
                 new.tasks.pop()
@@ -503,7 +593,7 @@ class Ganges(Engine[State, Any, Options]):
                         Event.public(tr("%(who)s takes no second goods card."), who=who(seat))
                     )
             case Choose():
-                need("choose", trc("ganges", "choose a bonus option"))
+                need(prompt, "choose", trc("ganges", "choose a bonus option"))
                 if action.option not in prompt.options:
                     raise IllegalAction(
                         "“%(option)s” is not possible; choose one of %(options)s.",
@@ -513,12 +603,12 @@ class Ganges(Engine[State, Any, Options]):
                 new.tasks.pop()
                 display.apply_bonus_option(new, events, seat, action.option)
             case Resolve():
-                need("resolve", trc("ganges", "resolve triples"))
+                need(prompt, "resolve", trc("ganges", "resolve triples"))
                 if not 0 <= action.option < len(prompt.resolutions):
                     raise IllegalAction("No such resolution set.")
                 flow.resolve_triples(new, events, seat, prompt.resolutions[action.option])
             case Convert():
-                need("convert", trc("ganges", "flip a track card"))
+                need(prompt, "convert", trc("ganges", "flip a track card"))
                 conv = Conversion(by=action.by, position=action.position)
                 if conv not in prompt.conversions:
                     raise IllegalAction("That track card cannot be flipped that way now.")

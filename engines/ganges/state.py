@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import PlainModel, Rng, tr
+from engines.core import PlainModel, Rng, copy_state, tr
 
 
 class Options(BaseModel):
@@ -172,3 +172,71 @@ class State(PlainModel):
     over: bool = False
     track_history: list[tuple[int, ...]] = Field(default_factory=list)
     """Every player's flipped score-track cards at the end of each round (the end chart)."""
+
+
+# ---- the copy `apply` plays an action out on -------------------------------------------------
+
+_SLOTS = BaseModel.__dict__
+SET_DICT = _SLOTS["__dict__"].__set__
+SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
+SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
+SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
+"""The setters of a pydantic model's four slots: what `object.__setattr__(model, name, value)`
+finds and calls for these names, called without the look-up (models are built here without
+validation at every step of a bot's playout)."""
+_NEW = object.__new__
+_STATE_FIELDS = len(State.model_fields)
+_PLAYER_FIELDS = len(Player.model_fields)
+
+
+def copy_player(player: Player) -> Player:
+    """A copy of a player with its own lists (the track cards are frozen, so shared)."""
+    d = player.__dict__
+    if type(player) is not Player or len(d) != _PLAYER_FIELDS:
+        return copy_state(player)
+    data = d.copy()
+    data["hand"] = d["hand"][:]
+    data["buildings"] = d["buildings"][:]
+    data["ships"] = d["ships"][:]
+    data["goods"] = d["goods"][:]
+    data["track"] = d["track"][:]
+    new = _NEW(Player)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, player.__pydantic_fields_set__.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
+    return new
+
+
+def copy_for_apply(state: State, seat: int) -> State:
+    """The copy `apply` plays an action of `seat` out on, cheaper than `copy_state`.
+
+    Only the player of `seat` is copied: the flow changes the active player alone, and
+    changes the next one before its answer only when its turn begins with the elephant
+    (`flow.begin_turn` copies it then, with `own_player`). The other players, the die
+    values (never changed in place once dealt), the RNG (`basics.reshuffle` copies it before
+    drawing from it), the deck (`basics.draw` replaces it) and the track history (replaced,
+    never appended to) are shared with `state`, which is never changed after `apply`
+    returns.
+    """
+    d = state.__dict__
+    if type(state) is not State or len(d) != _STATE_FIELDS:
+        return copy_state(state)
+    data = d.copy()
+    data["table"] = d["table"][:]
+    data["discard"] = d["discard"][:]
+    data["carried"] = d["carried"][:]
+    data["tasks"] = d["tasks"][:]
+    players = data["players"] = d["players"][:]
+    players[seat] = copy_player(players[seat])
+    new = _NEW(State)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, state.__pydantic_fields_set__.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
+    return new
+
+
+def own_player(state: State, seat: int) -> None:
+    """Give the state its own copy of the player of `seat` (whose turn begins with a gain)."""
+    state.players[seat] = copy_player(state.players[seat])
