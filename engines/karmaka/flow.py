@@ -87,6 +87,11 @@ NOBODY: frozenset[Seat] = frozenset()
 
 WAYS: tuple[Way, ...] = ("deed", "ability", "future")
 TEAM_WAYS: tuple[Way, ...] = (*WAYS, "partner")
+CARD_PLAYS: dict[tuple[Way, ...], tuple[tuple[Play, ...], ...]] = {
+    ways: tuple(tuple(PLAYS[c, w] for w in ways) for c in range(NUM_CARDS))
+    for ways in (WAYS, TEAM_WAYS)
+}
+"""By the ways to play (`ways_to_play`): every card's plays in those ways, in their order."""
 
 
 def ways_to_play(state: State) -> tuple[Way, ...]:

@@ -44,11 +44,11 @@ from engines.karmaka.cards import NUM_CARDS, RING_TOKENS, START_DECK, START_HAND
 from engines.karmaka.flow import (
     ACCEPT,
     ALONE,
+    CARD_PLAYS,
     END_TURN,
     MODE_PLAYERS,
     NOBODY,
     PASS,
-    PLAYS,
     REFUSE,
     acting_seat,
     answer_offer,
@@ -158,8 +158,8 @@ class Karmaka(Engine[State, Any, Options]):
             return [ACCEPT, REFUSE]
         if phase == "reincarnate":
             return [interned(SpendRings, rings=k) for k in range(state.players[seat].rings + 1)]
-        ways = ways_to_play(state)
-        plays: list[AnyAction] = [PLAYS[c, w] for c in state.players[seat].hand for w in ways]
+        by_card = CARD_PLAYS[ways_to_play(state)]
+        plays: list[AnyAction] = [p for c in state.players[seat].hand for p in by_card[c]]
         if phase == "extra":
             return [*plays, END_TURN]
         return [PASS, *plays] if can_pass(state, seat) else plays
