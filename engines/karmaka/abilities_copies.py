@@ -17,7 +17,7 @@ from engines.karmaka.abilities_resolve import (
     prompt_of,
 )
 from engines.karmaka.cards import kind
-from engines.karmaka.model import AnyAction, State, Target
+from engines.karmaka.model import AnyAction, State, Target, read_player
 from engines.karmaka.table import card_term, ruin_from
 
 
@@ -44,7 +44,7 @@ def answer_embody(state: State, action: AnyAction, events: list[Event]) -> None:
 def answer_mimic_source(state: State, action: AnyAction, events: list[Event]) -> None:
     """Mimic: resolve the Exposed Deed of the chosen player."""
     assert isinstance(action, Target)
-    deeds = state.players[action.seat].deeds
+    deeds = read_player(state.players, action.seat).deeds
     actor = prompt_of(state).seat
     events.append(
         Event.public(

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.core import Event, Forms, IllegalAction, Seat, interned, who
+from engines.core import Event, Forms, IllegalAction, Seat, interned
 from engines.karmaka.cards import NUM_CARDS
 from engines.karmaka.model import (
     AnyAction,
@@ -32,14 +32,16 @@ from engines.karmaka.model import (
     PromptKind,
     State,
     Target,
+    new_prompt,
+    read_player,
 )
 from engines.karmaka.prompts import prompt_text
 from engines.karmaka.table import (
-    card_term,
     kind_info,
     legal_targets,
     mimic_sources,
     offer_candidates,
+    offered,
 )
 
 OPTIONAL_PROMPTS: frozenset[PromptKind] = frozenset(
@@ -90,26 +92,26 @@ ANSWERS: dict[PromptKind, Answer] = {}
 def begin_ability(state: State, card_kind: str, events: list[Event]) -> None:
     """Resolve the ability of `card_kind` for the actor of the card in play."""
     actor = chain_of(state).actor
-    me = state.players[actor]
+    me = read_player(state.players, actor)
     if card_kind == "denial":
         if not me.hand:
             finish_nothing(state, "Denial: the Hand is empty, nothing to ruin.", events)
             return
-        ask(state, Prompt(kind="denial", seat=actor, ability=card_kind), events)
+        ask(state, new_prompt("denial", actor, card_kind), events)
         return
     if card_kind == "embody":
         if not me.deeds:
             finish_nothing(state, "Embody: there is no Deed to use.", events)
             return
-        ask(state, Prompt(kind="embody", seat=actor, ability=card_kind), events)
+        ask(state, new_prompt("embody", actor, card_kind), events)
         return
     if card_kind == "mimic":
         seats = mimic_sources(state, actor)
-        ask(state, Prompt(kind="mimic_source", seat=actor, ability=card_kind, seats=seats), events)
+        ask(state, new_prompt("mimic_source", actor, card_kind, seats=seats), events)
         return
     if kind_info(card_kind).targeting in ("rival", "any"):
         seats = legal_targets(state, actor, card_kind)
-        ask(state, Prompt(kind="target", seat=actor, ability=card_kind, seats=seats), events)
+        ask(state, new_prompt("target", actor, card_kind, seats=seats), events)
         return
     SELF_ABILITIES[card_kind](state, actor, events)
 
@@ -148,13 +150,7 @@ def start_offer(state: State, events: list[Event]) -> None:
     state.prompt = None
     state.phase = "offer"
     chain.offer_to = offer_candidates(state, chain.actor, chain.target)
-    events.append(
-        Event.public(
-            "%(who)s is offered the %(card)s.",
-            who=who(chain.offer_to[0]),
-            card=card_term(chain.card),
-        )
-    )
+    events.append(offered(chain.offer_to[0], chain.card))
 
 
 # ---- the answers a prompt accepts ----------------------------------------------------------------
@@ -162,16 +158,20 @@ def start_offer(state: State, events: list[Event]) -> None:
 
 CHOOSE: tuple[Choose, ...] = tuple(interned(Choose, card=c) for c in range(NUM_CARDS))
 """`Choose` of every card, the same shared instances `interned` gives (looked up by index)."""
-DONE = interned(Done)
+DONE, DRAW = interned(Done), interned(Draw)
+TARGETS: tuple[Target, ...] = tuple(interned(Target, seat=s) for s in range(8))
+"""`Target` of every seat (the shared instances `interned` gives)."""
+PICKS: tuple[Pick, ...] = tuple(interned(Pick, position=i) for i in range(NUM_CARDS + 1))
+"""`Pick` of every position (index 0 unused: positions count from 1)."""
 
 
 def prompt_options(state: State) -> list[AnyAction]:
     """Every answer the pending prompt accepts, in a deterministic order."""
     p = prompt_of(state)
-    seat = state.players[p.seat]
+    seat = read_player(state.players, p.seat)
     k = p.kind
     if k in ("target", "mimic_source"):
-        return [interned(Target, seat=s) for s in p.seats]
+        return [TARGETS[s] for s in p.seats]
     if k in ("denial", "sowing", "jubilee", "roulette_ruin", "dwindle"):
         out: list[AnyAction] = [CHOOSE[c] for c in seat.hand]
         return [*out, DONE] if k in OPTIONAL_PROMPTS else out
@@ -183,9 +183,9 @@ def prompt_options(state: State) -> list[AnyAction]:
         out = [CHOOSE[c] for c in p.cards]
         return [*out, DONE] if k in OPTIONAL_PROMPTS else out
     if k == "roulette_draw":
-        return [interned(Draw), interned(Done)]
+        return [DRAW, DONE]
     # swindle_pick, spite_pick
-    return [interned(Pick, position=i) for i in range(1, len(p.row) + 1) if i not in p.picked]
+    return [PICKS[i] for i in range(1, len(p.row) + 1) if i not in p.picked]
 
 
 def answer_prompt(

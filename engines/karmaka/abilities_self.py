@@ -11,15 +11,17 @@ from __future__ import annotations
 from engines.core import Event, Seat, forms, tr, who
 from engines.karmaka.abilities_resolve import ask, chosen_card, finish, prompt_of, public_except
 from engines.karmaka.cards import DESTINY_KEEP, DESTINY_LOOK
-from engines.karmaka.model import AnyAction, Choose, Draw, Prompt, PromptKind, State
+from engines.karmaka.model import AnyAction, Choose, Draw, PromptKind, State, new_prompt
 from engines.karmaka.table import (
     TO_FUTURE_LIFE,
     card_term,
     card_terms,
     draw_from_well,
     hidden_move,
+    put_on_well,
     ruin_from,
     take_from_well,
+    unruin,
 )
 
 
@@ -28,7 +30,7 @@ def transmigrate(state: State, actor: Seat, events: list[Event]) -> None:
     if not state.players[actor].future:
         finish_nothing_self(state, "transmigrate", "The Future Life is empty.", events)
         return
-    ask(state, Prompt(kind="transmigrate", seat=actor, ability="transmigrate"), events)
+    ask(state, new_prompt("transmigrate", actor, "transmigrate"), events)
 
 
 def finish_nothing_self(state: State, card_kind: str, why: str, events: list[Event]) -> None:
@@ -84,9 +86,7 @@ def destiny(state: State, actor: Seat, events: list[Event]) -> None:
             count=len(looked),
         )
     )
-    prompt = Prompt(
-        kind="destiny_keep", seat=actor, ability="destiny", cards=looked, limit=len(looked)
-    )
+    prompt = new_prompt("destiny_keep", actor, "destiny", cards=looked, limit=len(looked))
     ask(state, prompt, events)
 
 
@@ -137,7 +137,7 @@ def answer_destiny_return(state: State, action: AnyAction, events: list[Event]) 
     p = prompt_of(state)
     card = chosen_card(action)
     p.cards.remove(card)
-    state.well.append(card)
+    put_on_well(state, card)
     events.append(
         Event.private(p.seat, "You put %(card)s back on top of the Well.", card=card_term(card))
     )
@@ -172,14 +172,14 @@ def ruins_pick(state: State, actor: Seat, card_kind: PromptKind, events: list[Ev
     if not top:
         finish_nothing_self(state, card_kind, "The Ruins are empty.", events)
         return
-    ask(state, Prompt(kind=card_kind, seat=actor, ability=card_kind, cards=top), events)
+    ask(state, new_prompt(card_kind, actor, card_kind, cards=top), events)
 
 
 def answer_ruins_pick(state: State, action: AnyAction, events: list[Event]) -> None:
     """Recycle / Salvage: the chosen card leaves the Ruins; the others keep their order."""
     p = prompt_of(state)
     card = chosen_card(action)
-    state.ruins.remove(card)
+    unruin(state, card)
     me = state.players[p.seat]
     if p.kind == "recycle":
         me.future.append(card)
@@ -198,7 +198,7 @@ def sowing(state: State, actor: Seat, events: list[Event]) -> None:
     if need == 0:
         finish(state, "sowing", None, events)
         return
-    ask(state, Prompt(kind="sowing", seat=actor, ability="sowing", limit=need), events)
+    ask(state, new_prompt("sowing", actor, "sowing", limit=need), events)
 
 
 def answer_sowing(state: State, action: AnyAction, events: list[Event]) -> None:
@@ -221,7 +221,7 @@ def jubilee(state: State, actor: Seat, events: list[Event]) -> None:
     if not state.players[actor].hand:
         finish_nothing_self(state, "jubilee", "The Hand is empty.", events)
         return
-    ask(state, Prompt(kind="jubilee", seat=actor, ability="jubilee", limit=2), events)
+    ask(state, new_prompt("jubilee", actor, "jubilee", limit=2), events)
 
 
 def answer_jubilee(state: State, action: AnyAction, events: list[Event]) -> None:
@@ -250,7 +250,7 @@ def roulette(state: State, actor: Seat, events: list[Event]) -> None:
     if not state.players[actor].hand:
         roulette_draws(state, actor, 0, events)
         return
-    ask(state, Prompt(kind="roulette_ruin", seat=actor, ability="roulette", limit=2), events)
+    ask(state, new_prompt("roulette_ruin", actor, "roulette", limit=2), events)
 
 
 def answer_roulette_ruin(state: State, action: AnyAction, events: list[Event]) -> None:
@@ -275,7 +275,7 @@ def answer_roulette_ruin(state: State, action: AnyAction, events: list[Event]) -
 
 def roulette_draws(state: State, actor: Seat, ruined: int, events: list[Event]) -> None:
     """Roulette: then draw up to ruined + 1 cards, one at a time."""
-    prompt = Prompt(kind="roulette_draw", seat=actor, ability="roulette", limit=ruined + 1)
+    prompt = new_prompt("roulette_draw", actor, "roulette", limit=ruined + 1)
     ask(state, prompt, events)
 
 

@@ -19,12 +19,25 @@ from engines.karmaka.abilities_resolve import (
     public_except,
 )
 from engines.karmaka.cards import SPITE_PICKS, SWINDLE_PICKS
-from engines.karmaka.model import AnyAction, Pick, Pile, Prompt, PromptKind, Reveal, State, Target
+from engines.karmaka.model import (
+    AnyAction,
+    Pick,
+    Pile,
+    Prompt,
+    PromptKind,
+    Reveal,
+    State,
+    Target,
+    new_prompt,
+    read_player,
+)
 from engines.karmaka.table import (
     card_term,
     card_terms,
     kind_info,
+    own_rng,
     pile_of,
+    reveal,
     ruin_from,
     take_from_well,
 )
@@ -65,7 +78,7 @@ def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
         )
     )
     pile = WORKS_ON.get(p.ability)
-    if pile is not None and not pile_of(state, action.seat, pile):
+    if pile is not None and not getattr(read_player(state.players, action.seat), pile):
         events.append(Event.public(EMPTY_PILE[pile], target=who(action.seat)))
         finish(state, p.ability, action.seat, events)
         return
@@ -75,7 +88,7 @@ def answer_target(state: State, action: AnyAction, events: list[Event]) -> None:
 def peek(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Peek: only the actor sees the target's whole Hand."""
     hand = list(state.players[target].hand)
-    state.reveals.append(Reveal(seat=actor, about=target, label="peek", cards=hand))
+    reveal(state, Reveal(seat=actor, about=target, label="peek", cards=hand))
     events.append(
         Event.private(
             actor,
@@ -155,9 +168,9 @@ def lay_out_hand(
     events: list[Event],
 ) -> None:
     """The target's Hand, shuffled, becomes a face-down row for up to `picks` picks."""
-    row = state.rng.shuffled(list(state.players[target].hand))
+    row = own_rng(state).shuffled(list(state.players[target].hand))
     limit = min(picks, len(row))
-    prompt = Prompt(kind=kind, seat=actor, ability=ability, target=target, row=row, limit=limit)
+    prompt = new_prompt(kind, actor, ability, target=target, row=row, limit=limit)
     ask(state, prompt, events)
 
 
@@ -186,7 +199,7 @@ def answer_swindle_pick(state: State, action: AnyAction, events: list[Event]) ->
     if pick_again(state, p, events):
         return
     cards = [p.row[i - 1] for i in p.picked]
-    keep = Prompt(kind="swindle_keep", seat=p.seat, ability="swindle", target=p.target, cards=cards)
+    keep = new_prompt("swindle_keep", p.seat, "swindle", target=p.target, cards=cards)
     ask(state, keep, events)
 
 
@@ -198,7 +211,7 @@ def answer_swindle_keep(state: State, action: AnyAction, events: list[Event]) ->
     state.players[p.target].hand.remove(card)
     state.players[p.seat].hand.append(card)
     back = [c for c in p.cards if c != card]
-    state.reveals.append(Reveal(seat=p.seat, about=p.target, label="swindle", cards=list(p.cards)))
+    reveal(state, Reveal(seat=p.seat, about=p.target, label="swindle", cards=list(p.cards)))
     events.append(
         Event.private(
             p.seat,
@@ -283,12 +296,12 @@ RUIN_OF_CHOICE: dict[PromptKind, tuple[Pile, str]] = {
 
 def dwindle(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Dwindle: the target chooses a card of their Hand to ruin."""
-    ask(state, Prompt(kind="dwindle", seat=target, ability="dwindle", target=target), events)
+    ask(state, new_prompt("dwindle", target, "dwindle", target=target), events)
 
 
 def crisis(state: State, actor: Seat, target: Seat, events: list[Event]) -> None:
     """Crisis: the target chooses any one of their Deeds to ruin."""
-    ask(state, Prompt(kind="crisis", seat=target, ability="crisis", target=target), events)
+    ask(state, new_prompt("crisis", target, "crisis", target=target), events)
 
 
 def answer_ruin_of_choice(state: State, action: AnyAction, events: list[Event]) -> None:

@@ -12,13 +12,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Event, Forms, Phrase, Seat, Term, english, forms, interned, tr, who
+from engines.core import (
+    Event,
+    Forms,
+    Phrase,
+    Seat,
+    Term,
+    copy_state,
+    english,
+    forms,
+    interned,
+    tr,
+    who,
+)
 from engines.karmaka.abilities import begin_ability
 from engines.karmaka.cards import CARDS, LADDER, NEW_LIFE_CARDS, NUM_CARDS, SAFETY_ROUNDS
-from engines.karmaka.model import Accept, Chain, EndTurn, Pass, Play, Refuse, State, Way, set_fields
+from engines.karmaka.model import (
+    Accept,
+    EndTurn,
+    Pass,
+    Play,
+    Refuse,
+    State,
+    Way,
+    new_chain,
+    read_player,
+)
 from engines.karmaka.table import (
     FROM_DECK,
     TO_FUTURE_LIFE,
+    card_event,
     card_score,
     card_term,
     has_transcended,
@@ -27,6 +50,8 @@ from engines.karmaka.table import (
     offered,
     partner_of,
     ruin,
+    ruin_all,
+    seat_event,
     take_from_well,
     team_of,
     threshold,
@@ -40,12 +65,6 @@ MODE_PLAYERS: dict[str, tuple[int, ...]] = {
 
 
 # ---- small named rules ------------------------------------------------------------------------
-
-
-def must_reincarnate(state: State, seat: Seat) -> bool:
-    """A turn is a reincarnation when the Hand and the Deck are both empty at its start."""
-    player = state.players[seat]
-    return not player.hand and not player.deck
 
 
 def can_pass(state: State, seat: Seat) -> bool:
@@ -68,6 +87,11 @@ NOBODY: frozenset[Seat] = frozenset()
 
 WAYS: tuple[Way, ...] = ("deed", "ability", "future")
 TEAM_WAYS: tuple[Way, ...] = (*WAYS, "partner")
+CARD_PLAYS: dict[tuple[Way, ...], tuple[tuple[Play, ...], ...]] = {
+    ways: tuple(tuple(PLAYS[c, w] for w in ways) for c in range(NUM_CARDS))
+    for ways in (WAYS, TEAM_WAYS)
+}
+"""By the ways to play (`ways_to_play`): every card's plays in those ways, in their order."""
 
 
 def ways_to_play(state: State) -> tuple[Way, ...]:
@@ -100,20 +124,33 @@ def card_label(card: int) -> str:
 # ---- the flow of a turn (mutating helpers, always called on a fresh copy) ------------------------
 
 
+TURN_FIELDS = frozenset({"turns_started", "turn", "phase"})
+END_FIELDS = frozenset({"chain", "prompt", "reveals"})
+"""The fields `start_turn` and `end_turn` set (written to the state's dict, and added to its
+fields set, as `state.field = value` would)."""
+
+
 def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
     """Begin `seat`'s turn: reincarnate if Hand and Deck are empty, else draw from the Deck."""
+    data = state.__dict__
     while True:
-        if state.turns_started >= SAFETY_ROUNDS * state.num_players:
+        started = data["turns_started"]
+        if started >= SAFETY_ROUNDS * state.num_players:
             reason = tr("%(count)s full rounds passed without a winner")
             end_game(state, [], reason, events, count=SAFETY_ROUNDS)
             return
-        if state.turns_started % state.num_players == 0:
+        if started % state.num_players == 0:
             # A new list, not an append: `copy_for_apply` shares this one with the state copied.
             state.rung_history = [*state.rung_history, tuple(p.rung for p in state.players)]
-        set_fields(state, turns_started=state.turns_started + 1, turn=seat, phase="play")
-        player = state.players[seat]
-        if must_reincarnate(state, seat):
-            events.append(Event.public("%(who)s has no cards left: reincarnation.", who=who(seat)))
+        data["turns_started"] = started + 1
+        data["turn"] = seat
+        data["phase"] = "play"
+        state.__pydantic_fields_set__.update(TURN_FIELDS)
+        # Only read here: a turn with an empty Deck and a Hand changes nothing of its player.
+        player = read_player(state.players, seat)
+        if not player.hand and not player.deck:
+            # A turn is a reincarnation when the Hand and the Deck are both empty at its start.
+            events.append(seat_event(tr("%(who)s has no cards left: reincarnation."), seat))
             if player.rings:
                 state.phase = "reincarnate"
                 return
@@ -122,8 +159,9 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
                 return
             seat = left_of(state, seat)
             continue
-        events.append(Event.public("%(who)s's turn.", who=who(seat)))
+        events.append(seat_event(tr("%(who)s's turn."), seat))
         if player.deck:
+            player = state.players[seat]
             card = player.deck.pop()
             player.hand.append(card)
             hidden_move(state, seat, card, *FROM_DECK, events)
@@ -132,8 +170,12 @@ def start_turn(state: State, seat: Seat, events: list[Event]) -> None:
 
 def end_turn(state: State, events: list[Event]) -> None:
     """The turn ends; what was shown to the player is forgotten; the left player goes next."""
-    set_fields(state, chain=None, prompt=None, reveals=[])
-    start_turn(state, left_of(state, state.turn), events)
+    data = state.__dict__
+    data["chain"] = None
+    data["prompt"] = None
+    data["reveals"] = []
+    state.__pydantic_fields_set__.update(END_FIELDS)
+    start_turn(state, left_of(state, data["turn"]), events)
 
 
 def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]) -> None:
@@ -142,9 +184,7 @@ def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]
     player.hand.remove(card)
     if way == "deed":
         player.deeds.append(card)
-        events.append(
-            Event.public("%(who)s plays %(card)s as a Deed.", who=who(seat), card=card_term(card))
-        )
+        events.append(card_event(tr("%(who)s plays %(card)s as a Deed."), seat, card))
         end_turn(state, events)
     elif way == "future":
         player.future.append(card)
@@ -172,12 +212,8 @@ def play_card(state: State, seat: Seat, card: int, way: Way, events: list[Event]
         )
         end_turn(state, events)
     else:
-        state.chain = Chain(card=card, actor=seat)
-        events.append(
-            Event.public(
-                "%(who)s plays %(card)s for its ability.", who=who(seat), card=card_term(card)
-            )
-        )
+        state.chain = new_chain(card, seat)
+        events.append(card_event(tr("%(who)s plays %(card)s for its ability."), seat, card))
         begin_ability(state, CARDS[card].id, events)
 
 
@@ -189,22 +225,20 @@ def answer_offer(state: State, take: bool, events: list[Event]) -> None:
     if take:
         state.players[asked].future.append(chain.card)
         events.append(
-            Event.public(
-                "%(who)s takes the %(card)s onto their Future Life.",
-                who=who(asked),
-                card=card_term(chain.card),
-            )
+            card_event(tr("%(who)s takes the %(card)s onto their Future Life."), asked, chain.card)
         )
         after_offer(state, events)
         return
-    chain.offer_to.pop(0)
-    card = card_term(chain.card)
-    events.append(Event.public("%(who)s refuses the %(card)s.", who=who(asked), card=card))
-    if chain.offer_to:
+    events.append(card_event(tr("%(who)s refuses the %(card)s."), asked, chain.card))
+    if len(chain.offer_to) > 1:
+        # `copy_for_apply` shares the card in play with the state copied during an offer.
+        chain = copy_state(chain)
+        state.__dict__["chain"] = chain
+        chain.offer_to.pop(0)
         events.append(offered(chain.offer_to[0], chain.card))
         return
     ruin(state, chain.card)
-    events.append(Event.public("The %(card)s goes to the Ruins.", card=card))
+    events.append(Event.public("The %(card)s goes to the Ruins.", card=card_term(chain.card)))
     after_offer(state, events)
 
 
@@ -213,9 +247,9 @@ def after_offer(state: State, events: list[Event]) -> None:
     chain = state.chain
     assert chain is not None
     state.chain = None
-    if chain.extra and state.players[chain.actor].hand:
+    if chain.extra and read_player(state.players, chain.actor).hand:
         state.phase = "extra"
-        events.append(Event.public("%(who)s may play another card.", who=who(chain.actor)))
+        events.append(seat_event(tr("%(who)s may play another card."), chain.actor))
         return
     end_turn(state, events)
 
@@ -258,7 +292,7 @@ def reincarnate(state: State, seat: Seat, spend: int, events: list[Event]) -> No
         reason = tr("%(who)s reached Transcendence")
         end_game(state, team_of(state, seat), reason, events, who=who(seat))
         return
-    state.ruins.extend(player.deeds)
+    ruin_all(state, player.deeds)
     player.deeds = []
     player.hand = player.future
     player.future = []

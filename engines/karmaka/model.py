@@ -247,16 +247,27 @@ _STATE_FIELDS = [
 _PLAYER_FIELDS = ["hand", "deck", "future", "deeds", "rung", "rings"]
 assert list(State.__pydantic_fields__) == _STATE_FIELDS, "copy_game must learn the new field"
 assert list(Player.__pydantic_fields__) == _PLAYER_FIELDS, "copy_game must learn the new field"
-_set = object.__setattr__
+_SLOTS = BaseModel.__dict__
+SET_DICT = _SLOTS["__dict__"].__set__
+SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
+SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
+SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
+"""The setters of a pydantic model's four slots: what `object.__setattr__(model, name, value)`
+finds and calls for these names, called without the look-up (the copies and the models below are
+built without validation at every step of a bot's playout)."""
 _new = object.__new__
+read_player = list.__getitem__
+"""`read_player(state.players, seat)`: a player for reading only. While `apply` plays an action
+out, `state.players[seat]` copies the player the first time (`PlayersOnWrite`); this does not,
+so nothing may be changed through what it gives (read it at once: a later `players[seat]` may
+replace it by its copy)."""
 
 
 def _copy_player(player: Player) -> Player:
     d = player.__dict__
     new = _new(Player)
-    _set(
+    SET_DICT(
         new,
-        "__dict__",
         {
             "hand": d["hand"][:],
             "deck": d["deck"][:],
@@ -266,37 +277,102 @@ def _copy_player(player: Player) -> Player:
             "rings": d["rings"],
         },
     )
-    _set(new, "__pydantic_fields_set__", player.__pydantic_fields_set__.copy())
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
+    SET_FIELDS_SET(new, player.__pydantic_fields_set__.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
     return new
 
 
-def set_fields(model: PlainModel, **values: Any) -> None:
-    """Set several fields of a state model at once, as so many `model.field = value` would
-    (the turn's flow sets three at a time at every step of a bot's playout)."""
-    model.__dict__.update(values)
-    model.__pydantic_fields_set__.update(values)
+def new_chain(card: int, actor: Seat) -> Chain:
+    """`Chain(card=card, actor=actor)`, built without validation (both are ints the engine
+    made)."""
+    new = _new(Chain)
+    SET_DICT(
+        new,
+        {
+            "card": card,
+            "actor": actor,
+            "used_sources": [],
+            "target": None,
+            "extra": False,
+            "offer_to": [],
+        },
+    )
+    SET_FIELDS_SET(new, {"card", "actor"})
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
+    return new
+
+
+def new_prompt(kind: PromptKind, seat: Seat, ability: str, **fields: Any) -> Prompt:
+    """`Prompt(kind=kind, seat=seat, ability=ability, **fields)`, built without validation: the
+    engine gives values of the fields' types, and lists of its own that nothing else holds
+    (validation would copy them)."""
+    data: dict[str, Any] = {
+        "kind": kind,
+        "seat": seat,
+        "ability": ability,
+        "target": None,
+        "seats": [],
+        "cards": [],
+        "row": [],
+        "picked": [],
+        "count": 0,
+        "limit": 0,
+    }
+    data.update(fields)
+    new = _new(Prompt)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, {"kind", "seat", "ability", *fields})
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
+    return new
 
 
 def copy_game(state: State) -> State:
     """`copy_state(state)`, in one function for the state and its players; anything rarer
     goes through `copy_state`."""
-    new = _copy_game(state, [_copy_player(p) for p in state.players])
-    data = new.__dict__
-    data["rung_history"] = data["rung_history"][:]
-    data["winners"] = data["winners"][:]
-    return new
+    d = state.__dict__
+    if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
+        return copy_state(state)
+    data = d.copy()
+    data["rng"] = copy_state(d["rng"])
+    data["players"] = [_copy_player(p) for p in d["players"]]
+    data["well"] = d["well"][:]
+    data["ruins"] = d["ruins"][:]
+    if d["chain"] is not None:
+        data["chain"] = copy_state(d["chain"])
+    if d["prompt"] is not None:
+        data["prompt"] = copy_state(d["prompt"])
+    data["reveals"] = [copy_state(r) for r in d["reveals"]]
+    data["rung_history"] = d["rung_history"][:]
+    data["winners"] = d["winners"][:]
+    return _state(data, state)
 
 
 def copy_for_apply(state: State) -> State:
-    """The copy `apply` plays an action out on, cheaper than `copy_game`: each player is copied
-    only when the handlers first read it (`PlayersOnWrite`: a turn changes one or two players of
-    four), and the lists the handlers only ever replace, never change (`rung_history`,
-    `winners`), are shared. Hand the result on only after `settle_players`."""
-    players = PlayersOnWrite(state.players)
-    players.source = state.players
-    return _copy_game(state, players)
+    """The copy `apply` plays an action out on, cheaper than `copy_game`.
+
+    Each player is copied only when the handlers first read it through `players[seat]`
+    (`PlayersOnWrite`: a turn changes one or two players of four). Shared with `state`, which
+    is never changed after `apply` returns, are what the handlers only ever replace, never
+    change in place: the RNG (`table.own_rng` copies it before a shuffle), the Well and the
+    Ruins (`table.take_from_well`, `table.ruin` … put new lists), the cards shown this turn
+    (`table.reveal` puts a new list), `rung_history` and `winners`, and during a Karmic offer
+    the card in play (`flow.answer_offer` copies it before asking the next player). Hand the
+    result on only after `settle_players`."""
+    d = state.__dict__
+    if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
+        return copy_state(state)
+    data = d.copy()
+    players = data["players"] = PlayersOnWrite(d["players"])
+    players.source = d["players"]
+    if d["phase"] != "offer":
+        if d["chain"] is not None:
+            data["chain"] = copy_state(d["chain"])
+        if d["prompt"] is not None:
+            data["prompt"] = copy_state(d["prompt"])
+    return _state(data, state)
 
 
 def settle_players(state: State) -> None:
@@ -326,25 +402,11 @@ class PlayersOnWrite(list[Player]):
         return player
 
 
-def _copy_game(state: State, players: list[Player]) -> State:
-    """The state with these `players`; its other lists copied but `rung_history` and `winners`
-    (or `copy_state(state)` when it holds anything rarer)."""
-    d = state.__dict__
-    if d["end_phrase"] is not None or type(state) is not State or len(d) != len(_STATE_FIELDS):
-        return copy_state(state)
-    data = d.copy()
-    data["rng"] = copy_state(d["rng"])
-    data["players"] = players
-    data["well"] = d["well"][:]
-    data["ruins"] = d["ruins"][:]
-    if d["chain"] is not None:
-        data["chain"] = copy_state(d["chain"])
-    if d["prompt"] is not None:
-        data["prompt"] = copy_state(d["prompt"])
-    data["reveals"] = [copy_state(r) for r in d["reveals"]] if d["reveals"] else []
+def _state(data: dict[str, Any], state: State) -> State:
+    """A `State` holding `data`, with the fields set of `state`."""
     new = _new(State)
-    _set(new, "__dict__", data)
-    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
+    SET_DICT(new, data)
+    SET_FIELDS_SET(new, state.__pydantic_fields_set__.copy())
+    SET_EXTRA(new, None)
+    SET_PRIVATE(new, None)
     return new

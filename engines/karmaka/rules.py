@@ -38,18 +38,17 @@ from engines.core import (
     interned,
     rank_by,
     tr,
-    who,
 )
 from engines.karmaka.abilities import answer_prompt, prompt_options
 from engines.karmaka.cards import NUM_CARDS, RING_TOKENS, START_DECK, START_HAND, WOLF
 from engines.karmaka.flow import (
     ACCEPT,
     ALONE,
+    CARD_PLAYS,
     END_TURN,
     MODE_PLAYERS,
     NOBODY,
     PASS,
-    PLAYS,
     REFUSE,
     acting_seat,
     answer_offer,
@@ -89,7 +88,7 @@ from engines.karmaka.model import (
     settle_players,
 )
 from engines.karmaka.prompts import prompt_text
-from engines.karmaka.table import card_json, cards_json, team_of
+from engines.karmaka.table import card_json, cards_json, seat_event, team_of
 from engines.karmaka.view import chain_view, ladder_json, player_view, prompt_view, waiting_view
 
 # ---- the engine ---------------------------------------------------------------------------------
@@ -159,8 +158,8 @@ class Karmaka(Engine[State, Any, Options]):
             return [ACCEPT, REFUSE]
         if phase == "reincarnate":
             return [interned(SpendRings, rings=k) for k in range(state.players[seat].rings + 1)]
-        ways = ways_to_play(state)
-        plays: list[AnyAction] = [PLAYS[c, w] for c in state.players[seat].hand for w in ways]
+        by_card = CARD_PLAYS[ways_to_play(state)]
+        plays: list[AnyAction] = [p for c in state.players[seat].hand for p in by_card[c]]
         if phase == "extra":
             return [*plays, END_TURN]
         return [PASS, *plays] if can_pass(state, seat) else plays
@@ -185,30 +184,48 @@ class Karmaka(Engine[State, Any, Options]):
             raise NotYourTurn("It is not your turn.")
 
     def apply(self, state: State, seat: Seat, action: Any) -> Step[State]:
-        """Validate against the legal actions, then play it out on a copy."""
-        self.check_turn(state, seat)
-        if not self.is_legal(state, seat, action):
+        """Validate against the legal actions, then play it out on a copy.
+
+        The checks are `check_turn`'s and `is_legal`'s, with the acting seat read once and
+        the phase's own answers (a card play, the offer's) checked without listing them."""
+        acting = acting_seat(state)
+        if acting is None or seat != acting:
+            self.check_turn(state, seat)  # raises GameOver or NotYourTurn
+        kind = type(action)
+        phase = state.phase
+        if kind is Play:
+            legal = (
+                (phase == "play" or phase == "extra")
+                and action.card in state.players[seat].hand
+                and action.way in ways_to_play(state)
+            )
+        elif kind is Accept or kind is Refuse:
+            legal = phase == "offer"
+        elif phase == "ability":
+            legal = action in prompt_options(state)
+        else:
+            legal = self.is_legal(state, seat, action)
+        if not legal:
             why = explain_illegal(state, seat, action)
             raise IllegalAction(why.message, **why.params)
         new = copy_for_apply(state)
         events: list[Event] = []
-        match action:
-            case Pass():
-                events.append(Event.public("%(who)s passes.", who=who(seat)))
+        if kind is Play:
+            play_card(new, seat, action.card, action.way, events)
+        elif kind is Accept or kind is Refuse:
+            answer_offer(new, kind is Accept, events)
+        elif phase == "ability":
+            answer_prompt(new, action, events, checked=True)
+        elif kind is Pass:
+            events.append(seat_event(tr("%(who)s passes."), seat))
+            end_turn(new, events)
+        elif kind is EndTurn:
+            events.append(seat_event(tr("%(who)s makes no extra play."), seat))
+            end_turn(new, events)
+        else:  # SpendRings
+            reincarnate(new, seat, action.rings, events)
+            if not is_over(new):
                 end_turn(new, events)
-            case Play():
-                play_card(new, seat, action.card, action.way, events)
-            case EndTurn():
-                events.append(Event.public("%(who)s makes no extra play.", who=who(seat)))
-                end_turn(new, events)
-            case Accept() | Refuse():
-                answer_offer(new, isinstance(action, Accept), events)
-            case SpendRings():
-                reincarnate(new, seat, action.rings, events)
-                if not is_over(new):
-                    end_turn(new, events)
-            case _:
-                answer_prompt(new, action, events, checked=True)
         settle_players(new)
         return Step(new, events)
 
@@ -267,7 +284,7 @@ class Karmaka(Engine[State, Any, Options]):
 
     def outcome(self, state: State) -> Outcome | None:
         """The transcended player's team wins; the others rank by rung, then rings."""
-        if not is_over(state):
+        if state.phase != "over":  # `is_over`, read at every step of a playout
             return None
         winners = frozenset(state.winners)
         scores = {s: p.rung for s, p in enumerate(state.players)}

@@ -6,7 +6,7 @@ The helpers that change a state mutate it in place; the engine only calls them o
 
 from __future__ import annotations
 
-from engines.core import JSON, Event, Seat, Term, forms, tr, who
+from engines.core import JSON, Event, Rng, Seat, Term, copy_state, forms, tr, who
 from engines.karmaka.cards import (
     KIND_BY_ID,
     LADDER,
@@ -17,7 +17,7 @@ from engines.karmaka.cards import (
     CardKind,
     kind,
 )
-from engines.karmaka.model import Pile, State
+from engines.karmaka.model import Pile, Reveal, State
 
 # ---- seats and teams ----------------------------------------------------------------------------
 
@@ -103,7 +103,7 @@ def refill_well(state: State, events: list[Event]) -> None:
         return
     moving = state.ruins[:-RUINS_KEPT_ON_REFILL]
     state.ruins = state.ruins[-RUINS_KEPT_ON_REFILL:]
-    state.well = state.rng.shuffled(moving)
+    state.well = own_rng(state).shuffled(moving)
     events.append(
         Event.public(
             forms(
@@ -119,12 +119,33 @@ def refill_well(state: State, events: list[Event]) -> None:
 
 
 def take_from_well(state: State, events: list[Event]) -> int | None:
-    """The top card of the Well, refilling it first when empty; None if there is none."""
+    """The top card of the Well, refilling it first when empty; None if there is none. The
+    Well left is a new list (`copy_for_apply` shares the Well with the state copied)."""
     if not state.well:
         refill_well(state, events)
-    if not state.well:
+    well = state.well
+    if not well:
         return None
-    return state.well.pop()
+    state.__dict__["well"] = well[:-1]
+    return well[-1]
+
+
+def put_on_well(state: State, card: int) -> None:
+    """Put a card on top of the Well (a new list, as in `take_from_well`)."""
+    state.__dict__["well"] = [*state.well, card]
+
+
+def own_rng(state: State) -> Rng:
+    """The state's RNG, copied first: `copy_for_apply` shares it with the state copied (most
+    steps draw nothing from it), so a step that shuffles draws from its own copy."""
+    rng: Rng = copy_state(state.rng)
+    state.__dict__["rng"] = rng
+    return rng
+
+
+def reveal(state: State, shown: Reveal) -> None:
+    """Add to the cards shown this turn (a new list: `copy_for_apply` shares it)."""
+    state.__dict__["reveals"] = [*state.reveals, shown]
 
 
 FROM_DECK = (tr("You draw %(card)s from your Deck."), tr("%(who)s draws from their Deck."))
@@ -140,9 +161,42 @@ def hidden_move(
     state: State, seat: Seat, card: int, mine: str, theirs: str, events: list[Event]
 ) -> None:
     """A card moved face down: `seat` is told which (`mine`, with `card`), every other seat
-    and spectators only that it moved (`theirs`, with `who`)."""
-    events.append(Event.private(seat, mine, card=card_term(card)))
-    events.append(Event.others(seat, state.num_players, theirs, who=who(seat)))
+    and spectators only that it moved (`theirs`, with `who`). The two events are made once per
+    (lines, table size, seat, card) and shared (see `seat_event`)."""
+    key = (mine, theirs, state.num_players, seat, card)
+    pair = _HIDDEN_MOVES.get(key)
+    if pair is None:
+        pair = _HIDDEN_MOVES[key] = (
+            Event.private(seat, mine, card=card_term(card)),
+            Event.others(seat, state.num_players, theirs, who=who(seat)),
+        )
+    events += pair
+
+
+_HIDDEN_MOVES: dict[tuple[str, str, int, Seat, int], tuple[Event, Event]] = {}
+_SEAT_EVENTS: dict[tuple[str, Seat], Event] = {}
+_CARD_EVENTS: dict[tuple[str, Seat, int], Event] = {}
+
+
+def seat_event(message: str, seat: Seat) -> Event:
+    """`Event.public(message, who=who(seat))`, made once per message and seat and shared: an
+    event is frozen and nothing changes its parameters once made, and a step of a playout
+    makes several of these."""
+    key = (message, seat)
+    event = _SEAT_EVENTS.get(key)
+    if event is None:
+        event = _SEAT_EVENTS[key] = Event.public(message, who=who(seat))
+    return event
+
+
+def card_event(message: str, seat: Seat, card: int) -> Event:
+    """`Event.public(message, who=who(seat), card=card_term(card))`, made once per message,
+    seat and card and shared (see `seat_event`)."""
+    key = (message, seat, card)
+    event = _CARD_EVENTS.get(key)
+    if event is None:
+        event = _CARD_EVENTS[key] = Event.public(message, who=who(seat), card=card_term(card))
+    return event
 
 
 def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) -> list[int]:
@@ -174,8 +228,21 @@ def draw_from_well(state: State, seat: Seat, count: int, events: list[Event]) ->
 
 
 def ruin(state: State, card: int) -> None:
-    """Put a card face-up on top of the Ruins."""
-    state.ruins.append(card)
+    """Put a card face-up on top of the Ruins (a new list: `copy_for_apply` shares the Ruins
+    with the state copied)."""
+    state.__dict__["ruins"] = [*state.ruins, card]
+
+
+def ruin_all(state: State, cards: list[int]) -> None:
+    """Put cards face-up on the Ruins in this order (a new list, as in `ruin`)."""
+    state.__dict__["ruins"] = [*state.ruins, *cards]
+
+
+def unruin(state: State, card: int) -> None:
+    """Take a card out of the Ruins; the others keep their order (a new list, as in `ruin`)."""
+    ruins = state.ruins[:]
+    ruins.remove(card)
+    state.__dict__["ruins"] = ruins
 
 
 def ruin_from(state: State, pile: list[int], card: int | None = None) -> int:
@@ -244,7 +311,7 @@ def card_terms(cards: list[int]) -> list[Term] | Term:
 
 def offered(seat: Seat, card: int) -> Event:
     """The log line of a Karmic offer."""
-    return Event.public("%(who)s is offered the %(card)s.", who=who(seat), card=card_term(card))
+    return card_event("%(who)s is offered the %(card)s.", seat, card)
 
 
 def names(cards: list[int]) -> str:
