@@ -311,7 +311,7 @@ def card_terms(cards: list[int]) -> list[Term] | Term:
 
 def offered(seat: Seat, card: int) -> Event:
     """The log line of a Karmic offer."""
-    return card_event("%(who)s is offered the %(card)s.", seat, card)
+    return card_event(tr("%(who)s is offered the %(card)s."), seat, card)
 
 
 def names(cards: list[int]) -> str:
