@@ -30,13 +30,18 @@ def extracted(tmp_path_factory: pytest.TempPathFactory) -> set[str | tuple[str, 
 
 @pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
 def test_every_message_is_translated(lang: str, extracted: set[str | tuple[str, ...]]) -> None:
-    """Each extracted message has a translation in `lang`, none empty or fuzzy, and each
-    translation uses exactly the placeholders of its message (every plural form too)."""
+    """Each extracted message has a translation in `lang`, none empty or fuzzy, each
+    translation uses exactly the placeholders of its message (every plural form too), and the
+    catalogue holds nothing the code no longer marks."""
     with (i18n.LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
         catalog = read_po(f, locale=lang)
     entries = {m.id: m for m in catalog if m.id}
     missing = sorted(str(m) for m in extracted if m not in entries)
     assert not missing, f"{lang}: not in the catalogue (run python -m scripts.i18n): {missing}"
+    # A message the code no longer marks (a dropped `tr(...)`) would stay translated here until
+    # the next extraction silently removed it, and its line would show in English.
+    stale = sorted(str(m) for m in entries if m not in extracted)
+    assert not stale, f"{lang}: in the catalogue but no longer marked in the code: {stale}"
     for mid in extracted:
         entry = entries[mid]
         assert not entry.fuzzy, f"{lang}: fuzzy {mid!r}"
