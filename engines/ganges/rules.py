@@ -193,29 +193,17 @@ def main_actions(state: State, seat: int) -> list[Any]:
     Cards that cost the same (a building's colour and sum, a ship's or palace's value) have
     the same payments: each is worked out once per call (`Held`), and a building's payments
     as counts of dice per value are kept between calls (`shaped_template`: plain numbers,
-    small).
+    small). The actions of `main_plan`, each paid card's payments built.
     """
-    held = Held(state, seat)
-    payments = held.payments
     out: list[Any] = []
     append = out.append
-    for card_id in state.table:
-        if card_id is None:
-            continue
-        take, cls, key, colour, cost = _TABLE_ENTRY[card_id]
-        append(take)
-        if cls is None:
-            append(key)
-            continue
-        found = payments.get(key)
-        if found is None:
-            found = held.work_out(key, colour, cost)
-        values, groups, ways = found
-        tag = _TAGS[cls]
-        for way in ways:
-            append(_paid(cls, tag, card_id, values, groups, way))
-    if held.admins:
-        append(_ADMIN_DRAW)
+    for entry in main_plan(state, seat):
+        if type(entry) is tuple:
+            cls, tag, card_id, values, groups, ways = entry
+            for way in ways:
+                append(_paid(cls, tag, card_id, values, groups, way))
+        else:
+            append(entry)
     return out
 
 
