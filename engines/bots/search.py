@@ -20,13 +20,6 @@ information-set MCTS, Cowling, Powley and Whitehouse 2012). UCB1 at a node count
 iterations in which an action was available. A tree learns plans such as "press on now, turn
 back if a second hazard shows" and expects rivals to play for themselves, which random
 playouts cannot, whatever their budget. The move played is the root's most visited action.
-
-Within a simultaneous step (several seats to act, each choosing in secret: Incan Gold's camp or
-go, Dreadful Circus' bids and picks) the searching seat decides last, at the root too: the
-rivals of the root's step decide first, at nodes keyed by the seat's view before its own
-choice. Otherwise a rival's node would be keyed by a view that holds the seat's secret choice,
-and the rivals in the tree would answer a choice they cannot see (outbid a bid they were never
-shown), which makes the seat's estimate of its own secret choices pessimistic.
 """
 
 from __future__ import annotations
@@ -190,23 +183,12 @@ def _iterate(
     rng: Rng,
     budget: Budget,
 ) -> int:
-    """One iteration in a sampled world: the rivals of the root's simultaneous step if any,
-    then down the tree from the root (a rival's node is keyed by what the searching seat sees
-    there and who moves, and picks for that rival's own value), one new node, a random playout
-    from it, and each decider's value backed up the path. Returns the engine steps it cost (a
-    node's information key counts as one)."""
+    """One iteration in a sampled world: down the tree (a rival's node is keyed by what the
+    searching seat sees there and who moves, and picks for that rival's own value), one new
+    node, a random playout from it, and each decider's value backed up the path. Returns
+    the engine steps it cost (a node's information key counts as one)."""
     path: list[tuple[_Node, str, Seat]] = []
-    state, steps, cap = world, 0, budget.playout_cap
-    while len(engine.to_act(state)) > 1:  # the root's simultaneous step: the rivals first
-        mover = _mover(engine.to_act(state), seat, rng)
-        key = (mover, engine.information_key(state, seat))
-        node = nodes.get(key) or nodes.setdefault(key, _Node())
-        here = {engine.action_text(a): a for a in engine.legal_actions(state, mover)}
-        text = node.pick(list(here), budget.exploration)
-        path.append((node, text, mover))
-        state = engine.play(state, mover, here[text])
-        steps += 2
-    node, mover = root, seat
+    node, state, mover, steps, cap = root, world, seat, 0, budget.playout_cap
     while True:
         here = {engine.action_text(a): a for a in engine.legal_actions(state, mover)}
         text = node.pick(list(here), budget.exploration)
@@ -215,7 +197,8 @@ def _iterate(
         steps += 1
         if engine.outcome(state) is not None or steps >= cap:
             break
-        mover = _mover(engine.to_act(state), seat, rng)
+        acting = sorted(engine.to_act(state))
+        mover = acting[rng.randbelow(len(acting))]
         key = (mover, engine.information_key(state, seat))
         steps += 1
         found = nodes.get(key)
@@ -233,15 +216,6 @@ def _iterate(
             values[who] = final if final is not None else estimate(engine, state, who, players)
         visited.update(text, values[who])
     return steps
-
-
-def _mover(acting: frozenset[Seat], seat: Seat, rng: Rng) -> Seat:
-    """Who decides next in the tree: one of the seats to act, drawn at random, but never the
-    searching seat while a rival of the same simultaneous step has still to choose."""
-    ordered = sorted(acting)
-    if len(ordered) > 1 and seat in ordered:
-        ordered.remove(seat)
-    return ordered[rng.randbelow(len(ordered))]
 
 
 def _rollout(engine: AnyEngine, state: Any, rng: Rng, cap: int) -> tuple[Any, int]:

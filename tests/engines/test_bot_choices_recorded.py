@@ -25,7 +25,7 @@ SCALE = 0.05
 RECORDED: dict[tuple[str, str], str] = {
     ("incan_gold", "easy"): "3d0558a969000f40",
     ("incan_gold", "normal"): "01a0765ebb9d6110",
-    ("incan_gold", "hard"): "df18c44906c4ae65",
+    ("incan_gold", "hard"): "3d0558a969000f40",
     ("racing_hedgehogs", "easy"): "8758492399ecb3bd",
     ("racing_hedgehogs", "normal"): "35c2b7180ba942aa",
     ("racing_hedgehogs", "hard"): "b04a0bf6f87e20b5",
@@ -37,7 +37,7 @@ RECORDED: dict[tuple[str, str], str] = {
     ("ganges", "hard"): "7668a941b5a32dc5",
     ("dreadful_circus", "easy"): "c58340359a3c5ed1",
     ("dreadful_circus", "normal"): "ea5d1b8019953d09",
-    ("dreadful_circus", "hard"): "09d2c57f558d1340",
+    ("dreadful_circus", "hard"): "8accd6366b8e3696",
 }
 """A digest of every choice at the positions of `choices`, per shipped game and level."""
 
