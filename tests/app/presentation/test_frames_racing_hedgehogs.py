@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from engines.core import Rng
-from engines.racing_hedgehogs.rules import card_view
+from engines.racing_hedgehogs.view import card_view
 from tests.clients import drive, live_table, table_of
 from tests.conftest import Server
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engines.core import Rng
 from engines.racing_hedgehogs.data import COLOURS, START, Card, Colour, Suit
-from engines.racing_hedgehogs.rules import PlayerRoundScore, RoundResult, State, sort_cards
+from engines.racing_hedgehogs.flow import sort_cards
+from engines.racing_hedgehogs.model import PlayerRoundScore, RoundResult, State
 
 
 def cards(text: str) -> list[Card]:

@@ -10,7 +10,8 @@ import pytest
 from engines.core import IllegalAction, MalformedAction, Rng
 from engines.racing_hedgehogs import ENGINE
 from engines.racing_hedgehogs.data import COLOURS, FINISH, START, TRACK_VALUES, full_deck
-from engines.racing_hedgehogs.rules import Options, PlayCard, State, removed_count
+from engines.racing_hedgehogs.flow import removed_count
+from engines.racing_hedgehogs.model import Options, PlayCard, State
 from tests.engines.invariants import canonical, play_random, replay
 from tests.engines.racing_hedgehogs.build import finished_round, position
 

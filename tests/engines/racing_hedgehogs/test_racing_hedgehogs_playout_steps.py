@@ -10,7 +10,7 @@ import pytest
 from engines.core import GameError, Rng
 from engines.racing_hedgehogs import ENGINE
 from engines.racing_hedgehogs.data import Colour, Suit
-from engines.racing_hedgehogs.rules import PlayCard
+from engines.racing_hedgehogs.model import PlayCard
 from tests.engines.playout import play_matches_apply
 
 

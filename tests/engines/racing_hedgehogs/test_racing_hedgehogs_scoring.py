@@ -6,7 +6,8 @@ import pytest
 
 from engines.racing_hedgehogs import ENGINE
 from engines.racing_hedgehogs.data import FINISH, Colour
-from engines.racing_hedgehogs.rules import PlayCard, score_advanced, score_basic, score_player
+from engines.racing_hedgehogs.flow import score_advanced, score_basic, score_player
+from engines.racing_hedgehogs.model import PlayCard
 from tests.engines.racing_hedgehogs.build import cards, finished_round, position
 
 # The seed's scoring pictures: violet reached the finish (3), yellow stands on a 2, red on a 0,

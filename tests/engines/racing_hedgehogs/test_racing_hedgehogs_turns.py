@@ -9,7 +9,7 @@ import pytest
 from engines.core import GameError, GameOver, IllegalAction, MalformedAction, NotYourTurn
 from engines.racing_hedgehogs import ENGINE
 from engines.racing_hedgehogs.data import FINISH, START, Colour
-from engines.racing_hedgehogs.rules import PlayCard, State
+from engines.racing_hedgehogs.model import PlayCard, State
 from tests.engines.invariants import canonical
 from tests.engines.racing_hedgehogs.build import cards, finished_round, position
 
