@@ -17,7 +17,8 @@ import random
 import time
 from typing import Any
 
-from engines.incan_gold.rules import Camp, IncanGold, Options, Torch
+from engines.incan_gold.model import Camp, Options, Torch
+from engines.incan_gold.rules import IncanGold
 
 PARTS = ("apply", "dump", "events", "prompts", "views alone", "views shared")
 

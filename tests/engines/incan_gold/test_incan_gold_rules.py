@@ -7,7 +7,8 @@ import pytest
 from engines.core import GameOver, IllegalAction, MalformedAction, NotYourTurn, Rng
 from engines.incan_gold import ENGINE
 from engines.incan_gold.cards import ARTIFACTS, CARDS, HAZARDS, TREASURES
-from engines.incan_gold.rules import Camp, PathCard, Player, RoundSummary, State, Torch, split
+from engines.incan_gold.flow import split
+from engines.incan_gold.model import Camp, PathCard, Player, RoundSummary, State, Torch
 
 
 def treasure(value: int) -> int:
