@@ -2,7 +2,9 @@
 
     python -m bench.arena --game karmaka --seats normal,random,random,random --games 200
 
-Seat kinds are bot levels (easy, normal, hard) or "random" (uniform random legal moves);
+Seat kinds are bot levels (easy, normal, hard), a level with some of its budget changed
+(`hard+playout_cap=40`, `normal+steps=6000+determinizations=8`: an experiment's variant, made
+in each worker from `engines.bots.BUDGETS`), or "random" (uniform random legal moves);
 with `--outside URL TOKEN` one seat is "outside", a program with a bot token playing on the
 server at URL against the built-in levels (bench/outside.py, docs/bot-api.md). The
 order of the kinds rotates from game to game, so every kind plays from every position. Games
@@ -25,6 +27,7 @@ table per game and seats, so runs split over several files or machines count tog
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import time
@@ -35,10 +38,36 @@ from pathlib import Path
 from typing import Any
 
 from engines import get_engine
-from engines.bots import LEVELS, choose_action, random_action
+from engines.bots import BUDGETS, LEVELS, Budget, choose_action, random_action
 from engines.core import Rng
 
 MAX_STEPS = 20_000
+
+
+def variant(kind: str) -> Budget:
+    """The budget a seat kind plays with: a level's (`hard`), or a level's with fields changed
+    (`hard+playout_cap=40+exploration=0.5`); ValueError for anything else."""
+    level, *changes = kind.split("+")
+    if level not in BUDGETS:
+        raise ValueError(f"unknown level {level!r} in {kind!r}")
+    base = BUDGETS[level]
+    fields = {f.name: type(getattr(base, f.name)) for f in dataclasses.fields(base)}
+    values: dict[str, Any] = {}
+    for change in changes:
+        name, _, text = change.partition("=")
+        if name not in fields or not text:
+            raise ValueError(f"{change!r}: one of {', '.join(fields)}, with =value")
+        kind_of = fields[name]
+        values[name] = text.lower() in ("1", "true", "yes") if kind_of is bool else kind_of(text)
+    return dataclasses.replace(base, **values)
+
+
+def _level(kind: str) -> str:
+    """`kind` as a name `choose_action` knows: a variant is added to this process's budgets
+    the first time it plays (each worker makes its own)."""
+    if kind not in BUDGETS:
+        BUDGETS[kind] = variant(kind)
+    return kind
 
 
 def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +88,7 @@ def play_one(game: str, kinds: list[str], seed: int, options: dict[str, Any]) ->
             action = random_action(engine, state, seat, rng)
         else:
             start = time.process_time()
-            action = choose_action(engine, state, seat, level=kind, seed=rng.next_u64())
+            action = choose_action(engine, state, seat, level=_level(kind), seed=rng.next_u64())
             times[kind].append(time.process_time() - start)
         state = engine.apply(state, seat, action).state
     outcome = engine.outcome(state)
@@ -182,7 +211,7 @@ def _row(game: str, seats: list[str], result: dict[str, Any], cpu: float) -> str
     first, last = place_interval(t)
     times = [
         f"{level} {percentile(ts, 0.5) * 1000:,.0f} / {percentile(ts, 0.95) * 1000:,.0f} ms"
-        for level in LEVELS
+        for level in _timed(result)
         if (ts := result["times"].get(level))
     ]
     return (
@@ -221,6 +250,11 @@ def tally(seats: list[str], results: list[dict[str, Any]], games: int) -> dict[s
                 if len(winners) > 1:
                     t["ties"] += 1
     return {"tally": tally, "times": times, "games": games, "unfinished": unfinished}
+
+
+def _timed(result: dict[str, Any]) -> list[str]:
+    """The bot kinds with decision times: the levels in order, then any variant."""
+    return [*LEVELS, *sorted(k for k in result["times"] if k not in LEVELS)]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -274,7 +308,7 @@ def report(game: str, seats: list[str], result: dict[str, Any]) -> str:
             f"{1 / n:>6.1%} {t['ties']:>5.0f} {t['score'] / played:>11.2f} "
             f"{t['place'] / played:>11.2f} {f'{first:.2f}–{last:.2f}':>13}"
         )
-    for kind in LEVELS:
+    for kind in _timed(result):
         ts = result["times"].get(kind)
         if ts:
             lines.append(
@@ -324,8 +358,14 @@ def main() -> None:
     seats = args.seats.split(",")
     kinds = ("random", *LEVELS) if args.outside is None else ("outside", *LEVELS)
     for kind in seats:
-        if kind not in kinds:
-            parser.error(f"unknown seat kind {kind!r} (one of {', '.join(kinds)})")
+        if kind in kinds:
+            continue
+        try:
+            if args.outside is not None:
+                raise ValueError("a built-in level, as it is")
+            variant(kind)
+        except ValueError as why:
+            parser.error(f"unknown seat kind {kind!r} (one of {', '.join(kinds)}): {why}")
     options = json.loads(args.options)
     if args.outside is not None:
         from bench import outside

@@ -132,3 +132,25 @@ def test_mean_place_interval() -> None:
     assert low < 2.5 < high and high - low == pytest.approx(0.4405, abs=1e-3)
     same = {"seats": 50.0, "place": 50.0, "place2": 50.0}
     assert place_interval(same) == pytest.approx((1.0, 1.0)), "always first: no spread"
+
+
+def test_arena_plays_a_level_with_its_budget_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`hard+playout_cap=40`: the level's budget with the named fields changed, played and
+    reported under its own name; anything else is refused."""
+    from bench.arena import variant
+    from engines.bots import search
+
+    assert variant("hard") == BUDGETS["hard"]
+    changed = variant("hard+playout_cap=40+exploration=0.5+tree=false")
+    assert (changed.playout_cap, changed.exploration, changed.tree) == (40, 0.5, False)
+    assert changed.steps == BUDGETS["hard"].steps
+    for bad in ("huge", "hard+speed=2", "hard+steps", "hard+steps=many"):
+        with pytest.raises(ValueError):
+            variant(bad)
+    monkeypatch.setattr(search, "BUDGETS", dict(search.BUDGETS))
+    monkeypatch.setattr("bench.arena.BUDGETS", search.BUDGETS)
+    seats = ["easy+steps=40", "random", "random"]
+    result = run("incan_gold", seats, 1, 3, {}, workers=1)
+    assert search.BUDGETS["easy+steps=40"].steps == 40, "the variant played with its budget"
+    assert result["times"]["easy+steps=40"], "its decisions are timed under its own name"
+    assert "decision CPU easy+steps=40" in report("incan_gold", seats, result)
