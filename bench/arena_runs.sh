@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.." && mkdir -p bench/arena-runs
 run() { # game seats file games
   echo "$(date -u +%T) start $1 $2 $4 games, load $(cut -d' ' -f1-3 /proc/loadavg)"
   nice -n 19 .venv/bin/python -m bench.arena --game "$1" --seats "$2" --games "$4" \
-    --workers 2 --out "bench/arena-runs/$3.jsonl" | head -3
+    --workers 2 --out "bench/arena-runs/$3.jsonl" | sed -n 1,4p
   echo "$(date -u +%T) end $1, load $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 for step in "$@"; do
