@@ -647,6 +647,16 @@ class ActionModel(BaseModel):
         return NotImplemented
 
 
+_SLOTS = BaseModel.__dict__
+SET_DICT = _SLOTS["__dict__"].__set__
+SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
+SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
+SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
+"""The setters of a pydantic model's four slots: what `object.__setattr__(model, name, value)`
+finds and calls for these names, called without the look-up (engines that build their state's
+copies without validation at every step of a bot's playout: Ganges, Karmaka)."""
+
+
 def trusted(cls: type[A], **fields: Any) -> A:
     """An action built from values the engine made itself, without pydantic's validation (the
     legal actions of a busy position are listed at every step of a bot's playout). Give every

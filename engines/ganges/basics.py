@@ -9,7 +9,18 @@ Every helper here mutates a state that `apply` has already copied.
 
 from __future__ import annotations
 
-from engines.core import Event, Phrase, copy_state, forms, tr, who
+from engines.core import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    Event,
+    Phrase,
+    copy_state,
+    forms,
+    tr,
+    who,
+)
 from engines.ganges.cards import (
     CARDS,
     COINS_PER_FLIP,
@@ -21,10 +32,6 @@ from engines.ganges.cards import (
 )
 from engines.ganges.payment import Die
 from engines.ganges.state import (
-    SET_DICT,
-    SET_EXTRA,
-    SET_FIELDS_SET,
-    SET_PRIVATE,
     Conversion,
     Player,
     Prompt,

@@ -15,6 +15,10 @@ from pydantic import BaseModel, TypeAdapter
 
 from engines.core import (
     JSON,
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
     Engine,
     Event,
     GameOver,
@@ -74,10 +78,6 @@ from engines.ganges.payment import (
     shaped_template,
 )
 from engines.ganges.state import (
-    SET_DICT,
-    SET_EXTRA,
-    SET_FIELDS_SET,
-    SET_PRIVATE,
     Conversion,
     Options,
     Player,

@@ -10,7 +10,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import PlainModel, Rng, copy_state, tr
+from engines.core import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    PlainModel,
+    Rng,
+    copy_state,
+    tr,
+)
 
 
 class Options(BaseModel):
@@ -176,14 +185,7 @@ class State(PlainModel):
 
 # ---- the copy `apply` plays an action out on -------------------------------------------------
 
-_SLOTS = BaseModel.__dict__
-SET_DICT = _SLOTS["__dict__"].__set__
-SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
-SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
-SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
-"""The setters of a pydantic model's four slots: what `object.__setattr__(model, name, value)`
-finds and calls for these names, called without the look-up (models are built here without
-validation at every step of a bot's playout)."""
+
 _NEW = object.__new__
 _STATE_FIELDS = len(State.model_fields)
 _PLAYER_FIELDS = len(Player.model_fields)

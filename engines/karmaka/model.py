@@ -10,7 +10,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.core import ActionModel, PlainModel, Rng, Seat, copy_state, tr, trc
+from engines.core import (
+    SET_DICT,
+    SET_EXTRA,
+    SET_FIELDS_SET,
+    SET_PRIVATE,
+    ActionModel,
+    PlainModel,
+    Rng,
+    Seat,
+    copy_state,
+    tr,
+    trc,
+)
 
 Mode = Literal["free_for_all", "teams_2v2", "big_bad_wolf_2v1"]
 Way = Literal["deed", "ability", "future", "partner"]
@@ -247,14 +259,7 @@ _STATE_FIELDS = [
 _PLAYER_FIELDS = ["hand", "deck", "future", "deeds", "rung", "rings"]
 assert list(State.__pydantic_fields__) == _STATE_FIELDS, "copy_game must learn the new field"
 assert list(Player.__pydantic_fields__) == _PLAYER_FIELDS, "copy_game must learn the new field"
-_SLOTS = BaseModel.__dict__
-SET_DICT = _SLOTS["__dict__"].__set__
-SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
-SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
-SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
-"""The setters of a pydantic model's four slots: what `object.__setattr__(model, name, value)`
-finds and calls for these names, called without the look-up (the copies and the models below are
-built without validation at every step of a bot's playout)."""
+
 _new = object.__new__
 read_player = list.__getitem__
 """`read_player(state.players, seat)`: a player for reading only. While `apply` plays an action
