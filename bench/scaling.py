@@ -202,6 +202,10 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         "ACT_RATE_ADDRESS_COUNT": "0",
         "METRICS_TOKEN": TOKEN,
         "LOG_LEVEL": "warning",
+        # A finished game's review (app/review) is seconds of CPU in the server's own threads,
+        # once per game, not per move (bench.review measures it): left on, it was most of the
+        # "CPU per move" here (games end every ~25 moves at these tables).
+        "REVIEW": "true" if args.review else "false",
     }
     servers: list[subprocess.Popen[bytes]] = []
     urls: list[str] = []
@@ -299,6 +303,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--idle", type=float, default=5, help="idle seconds measured first")
+    parser.add_argument(
+        "--review", action="store_true", help="review finished games (off: a move's cost only)"
+    )
     parser.add_argument("--app-root", default=str(ROOT), help="checkout whose servers to run")
     service_args(parser, "stolik_scaling", port=8621)
     args = parser.parse_args()
