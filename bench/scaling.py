@@ -202,9 +202,10 @@ def run(processes: int, args: argparse.Namespace) -> Figures:
         "ACT_RATE_ADDRESS_COUNT": "0",
         "METRICS_TOKEN": TOKEN,
         "LOG_LEVEL": "warning",
-        # A finished game's review (app/review) is seconds of CPU in the server's own threads,
-        # once per game, not per move (bench.review measures it): left on, it was most of the
-        # "CPU per move" here (games end every ~25 moves at these tables).
+        # A finished game's review (app/review) is seconds of CPU in the server's niced worker
+        # process, counted with the server (`process_cpu` adds its children), once per game, not
+        # per move (bench.review measures it): left on, it was most of the "CPU per move" here
+        # (games end every ~25 moves at these tables).
         "REVIEW": "true" if args.review else "false",
     }
     servers: list[subprocess.Popen[bytes]] = []
