@@ -5,6 +5,9 @@
 # app 85 %). `--fast` first: the same checks and every test except tests/browser/ (the
 # `browser` marker) and tests/deploy/, without coverage, in STOLIK_TEST_WORKERS (4) pytest-xdist
 # workers: the tests mostly wait on sockets and databases (under 3 minutes); args may follow.
+# With no args the same split runs with coverage: those tests in the xdist workers, then the
+# browser and deployment tests one at a time (one Chromium, the ports of a cluster), their
+# coverage appended; one serial run of everything took ~1 hour on a slow 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FAST=0
@@ -31,7 +34,9 @@ fi
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/pytest -q "$@"
 fi
-.venv/bin/pytest -q --cov --cov-report=
+.venv/bin/pytest -q -n "${STOLIK_TEST_WORKERS:-4}" -m "not browser" \
+  --ignore=tests/browser --ignore=tests/deploy --cov --cov-report=
+.venv/bin/pytest -q tests/browser tests/deploy --cov --cov-append --cov-report=
 echo "coverage (floors: engines 95 %, app 85 %):"
 .venv/bin/coverage report --include='engines/*' --fail-under=95 | grep '^TOTAL' | sed 's/^TOTAL  /engines/'
 .venv/bin/coverage report --include='app/*' --fail-under=85 | grep '^TOTAL' | sed 's/^TOTAL  /app    /'
