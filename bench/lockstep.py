@@ -369,9 +369,11 @@ class Figures:
                 f"server CPU in set-up: {self.setup_cpu * 1000 / self.ready:.1f} ms per table"
             )
         if self.ready:
+            share = self.setup_client_cpu / max(self.setup_seconds, 1e-9)
+            warn = "  <- SATURATED: the client limits the set-up's time" if share > 0.85 else ""
             out.append(
                 f"client CPU in set-up: {self.setup_client_cpu * 1000 / self.ready:.1f} ms per "
-                f"table ({self.setup_client_cpu / max(self.setup_seconds, 1e-9):.0%} of one core)"
+                f"table ({share:.0%} of one core){warn}"
             )
         if self.idle_cpu is not None and self.idle_seconds > 0:
             out.append(
