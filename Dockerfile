@@ -15,4 +15,4 @@ COPY static static
 RUN cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-ws/dist/ws.js static/vendor/
 EXPOSE 8000
 # Migrations run first (prestart), then the server.
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --ws app.realtime.transport:StolikWebSockets --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers"]
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --ws app.realtime.transport:StolikWebSockets --ws-max-size 65536 --ws-per-message-deflate false --timeout-keep-alive 75 --proxy-headers"]

@@ -97,6 +97,10 @@ class Run:
     timeout: float
     seed: int
     legal: bool = True
+    keep_alive: float = 2.0
+    """Seconds a guest's idle connection is kept: under the server's own idle timeout, else a
+    POST sent as the server closes the connection fails (uvicorn's and Node's default is 5 s;
+    Stolik keeps 75 s since stop 46, so 60 against it)."""
     tls: ssl.SSLContext = field(default_factory=ssl.create_default_context)
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
@@ -192,7 +196,7 @@ class Table:
         return answer.json()
 
     async def set_up(self) -> None:
-        limits = httpx.Limits(keepalive_expiry=2.0)  # before the server drops an idle one
+        limits = httpx.Limits(keepalive_expiry=self.run.keep_alive)
         self.guests = [
             httpx.AsyncClient(timeout=self.run.timeout, verify=self.run.tls, limits=limits)
             for _ in range(SEATS)
@@ -417,9 +421,10 @@ async def measure(
     seed: int = 1,
     legal: bool = True,
     idle_seconds: float = 5.0,
+    keep_alive: float = 2.0,
 ) -> Figures:
     """Set up `tables` tables, play each to `moves` moves in lockstep; the figures."""
-    run = Run(url.rstrip("/"), moves, timeout, seed, legal)
+    run = Run(url.rstrip("/"), moves, timeout, seed, legal, keep_alive)
     every = [Table(run, i) for i in range(tables)]
     slots = asyncio.Semaphore(concurrency if concurrency > 0 else tables)
     load_before = load_average()
@@ -524,6 +529,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "tables open, no act): its per-second baseline",
     )
     parser.add_argument(
+        "--keep-alive",
+        type=float,
+        default=2.0,
+        help="seconds a guest keeps an idle connection: under the server's idle timeout "
+        "(uvicorn's and Node's default 5 s; Stolik's 75 s: use 60)",
+    )
+    parser.add_argument(
         "--no-legal",
         action="store_true",
         help="seats' sockets without ?legal=1 (the client knows Incan Gold's torch/camp)",
@@ -567,6 +579,7 @@ async def main(argv: list[str] | None = None) -> Figures:
         seed=args.seed,
         legal=not args.no_legal,
         idle_seconds=args.idle_seconds,
+        keep_alive=args.keep_alive,
     )
     print("\n".join(figures.lines()), flush=True)
     return figures

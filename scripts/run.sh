@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
-  --ws app.realtime.transport:StolikWebSockets --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers
+  --ws app.realtime.transport:StolikWebSockets --ws-max-size 65536 --ws-per-message-deflate false \
+  --timeout-keep-alive 75 --proxy-headers

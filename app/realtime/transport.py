@@ -61,12 +61,21 @@ CLOSE_TIMEOUT = 5.0
 """Seconds a closing connection may stay open before it is aborted (the default)."""
 
 
+KEEP_ALIVE_SECONDS = 75
+"""How long uvicorn keeps an idle HTTP connection (its default is 5 s): longer than the
+proxy keeps its idle connections to a replica (`keepalive_timeout 60s` in deploy/nginx.conf's
+upstream), so the proxy never sends a request, a POST it would not retry included, on a
+connection the replica is closing at that moment (a 502); and a browser that talks to the
+server directly reuses its connection between clicks instead of opening a new one."""
+
 SERVE_FLAGS = (
     *("--ws", "app.realtime.transport:StolikWebSockets", "--ws-max-size", "65536"),
-    *("--ws-per-message-deflate", "false", "--proxy-headers"),
+    *("--ws-per-message-deflate", "false", "--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)),
+    "--proxy-headers",
 )
 """uvicorn's flags for this app, as deployed: this protocol, frames of at most 64 KiB,
-no compression (pushes are small and many), the proxy's client address."""
+no compression (pushes are small and many), idle connections kept `KEEP_ALIVE_SECONDS`, the
+proxy's client address."""
 
 
 class Inbox:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import re
 import secrets
 import shutil
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -17,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.realtime.transport import SERVE_FLAGS
+from app.realtime.transport import KEEP_ALIVE_SECONDS, SERVE_FLAGS
 from tests.deploy.proxy import (
     check_config,
     free_port,
@@ -131,6 +135,61 @@ def test_every_way_of_starting_the_server_serves_it_alike() -> None:
         for pair in pairs:
             assert pair in text, f"{where} lacks {pair}"
         assert "--proxy-headers" in words, where
+
+
+def test_the_proxy_closes_idle_upstream_connections_before_the_replicas() -> None:
+    """nginx's idle connections to a replica end before the replica ends them (else a request
+    nginx sends as the replica closes fails, and a POST is not retried): the upstream's
+    `keepalive_timeout` is under the replicas' `--timeout-keep-alive`, which every way of
+    starting the server passes (`SERVE_FLAGS`, checked above)."""
+    upstream = re.search(
+        r"upstream\s+stolik\s*\{([^}]*)\}", (ROOT / "deploy/nginx.conf").read_text()
+    )
+    assert upstream is not None
+    proxy = re.search(r"^\s*keepalive_timeout\s+(\d+)s;", upstream[1], re.M)
+    assert proxy is not None, "the upstream block sets no keepalive_timeout (nginx: 60 s)"
+    replica = int(SERVE_FLAGS[SERVE_FLAGS.index("--timeout-keep-alive") + 1])
+    assert replica == KEEP_ALIVE_SECONDS
+    assert int(proxy[1]) < replica
+
+
+def test_a_replica_keeps_an_idle_connection_past_uvicorns_default(tmp_path: Path) -> None:
+    """Started as deployed (`SERVE_FLAGS`), the server answers a second request on a
+    connection left idle past uvicorn's default 5 s (which would have closed it)."""
+    port = free_port()
+    env = {**os.environ, "DATA_DIR": str(tmp_path), "DATABASE_URL": "", "REVIEW": "false"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+         "--port", str(port), *SERVE_FLAGS],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                conn.request("GET", "/healthz")
+                break
+            except OSError:
+                conn.close()
+                assert time.monotonic() < deadline and server.poll() is None, "no server"
+                time.sleep(0.2)
+        first = conn.getresponse()
+        assert first.status == 200 and first.read() == b'{"status":"ok"}'
+        assert first.getheader("connection") != "close"
+        time.sleep(6.5)
+        conn.request("GET", "/healthz")  # the same socket: http.client reconnects only if closed
+        sock = conn.sock
+        second = conn.getresponse()
+        assert second.status == 200 and second.read() == b'{"status":"ok"}'
+        assert conn.sock is sock  # answered on the idle connection, not a new one
+        conn.close()
+    finally:
+        server.terminate()
+        server.wait(15)
 
 
 def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
