@@ -328,9 +328,9 @@ class Client:
 
 
 KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
-"""A guest's idle connection is dropped after 2 s, before the server drops it (uvicorn: 5 s,
-httpx's default also 5 s): else a POST sent as the server closes it fails
-("RemoteProtocolError") and its table with it."""
+"""A guest's idle connection is dropped after 2 s, before the server drops it (uvicorn's
+default 5 s, Stolik's 75 s since stop 46; httpx's default is also 5 s): else a POST sent as
+the server closes it fails ("RemoteProtocolError") and its table with it."""
 
 
 class Table:
