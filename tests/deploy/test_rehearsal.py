@@ -371,13 +371,17 @@ async def _postgres_rehearsal(replicas: Replicas, pg: PrivatePostgres, db_url: s
     pg.stop("fast")
     down = time.monotonic()
     # An act now is refused with "try again", in the reader's language; the socket stays.
+    # (The answer is the next error: the play above may have had an act refused as stale, when
+    # a bot's move came first.)
     version = host.version
+    seen = len(host.errors)
     await host.act({"type": "torch"}, version)
-    refused = await host.wait_error(1, timeout=15)
+    refused = await host.wait_error(seen + 1, timeout=15)
     assert refused["code"] == "unavailable", refused
     assert "try again" in refused["message"]
+    seen = len(guest.errors)
     await guest.act({"type": "torch"}, guest.version)
-    refused_pl = await guest.wait_error(1, timeout=15)
+    refused_pl = await guest.wait_error(seen + 1, timeout=15)
     assert refused_pl["code"] == "unavailable", refused_pl
     assert "spróbuj ponownie" in refused_pl["message"]
     answer = await host.http.post("/api/guest", json={"name": "Nowy"})
