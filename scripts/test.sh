@@ -4,7 +4,7 @@
 # coverage. Extra args go to pytest; with none, the coverage floors are enforced (engines 95 %,
 # app 85 %). `--fast` first: the same checks and every test except tests/browser/ (the
 # `browser` marker) and tests/deploy/, without coverage, in STOLIK_TEST_WORKERS (4) pytest-xdist
-# workers: the tests mostly wait on sockets and databases (8-10 minutes on 2 cores); args may
+# workers: the tests mostly wait on sockets and databases (5-10 minutes on 2 cores); args may
 # follow.
 # With no args the same split runs with coverage: those tests in the xdist workers, then the
 # browser and deployment tests one at a time (one Chromium, the ports of a cluster), their
