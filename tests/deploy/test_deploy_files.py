@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.realtime.transport import KEEP_ALIVE_SECONDS, SERVE_FLAGS
+from app.realtime.transport import SERVE_FLAGS
 from tests.deploy.proxy import (
     check_config,
     free_port,
@@ -149,7 +149,6 @@ def test_the_proxy_closes_idle_upstream_connections_before_the_replicas() -> Non
     proxy = re.search(r"^\s*keepalive_timeout\s+(\d+)s;", upstream[1], re.M)
     assert proxy is not None, "the upstream block sets no keepalive_timeout (nginx: 60 s)"
     replica = int(SERVE_FLAGS[SERVE_FLAGS.index("--timeout-keep-alive") + 1])
-    assert replica == KEEP_ALIVE_SECONDS
     assert int(proxy[1]) < replica
 
 
